@@ -1,0 +1,104 @@
+/// Remembers the comment written just before an entry, so the table can keep translator comments.
+///
+/// The translator comment of an entry is the last `/* */` comment, or run of `//` lines, before its
+/// key, with no blank line in between. A comment on the same line as the previous entry's `;` is a
+/// trailing remark on that entry and is not carried over to the next.
+struct CommentTracker {
+    enum Kind { case line, block }
+
+    private var start = -1
+    private var end = -1
+    private var kind = Kind.block
+    /// Offset just after the previous entry's `;`, or -1 before the first entry.
+    private var previousTerminator = -1
+
+    mutating func record(_ kind: Kind, from start: Int, to end: Int, in text: UnsafeBufferPointer<UInt8>) {
+        if previousTerminator >= 0, lineBreaks(in: text, from: previousTerminator, to: start) == 0 { return }
+        if kind == .line, self.kind == .line, self.start >= 0, lineBreaks(in: text, from: self.end, to: start) == 1 {
+            self.end = end
+        } else {
+            self.start = start
+            self.end = end
+            self.kind = kind
+        }
+    }
+
+    /// The comment for an entry whose key starts at `keyStart`, if one stands right before it.
+    mutating func take(for keyStart: Int, in text: UnsafeBufferPointer<UInt8>) -> String? {
+        guard start >= 0 else { return nil }
+        defer { start = -1 }
+        guard end <= keyStart, lineBreaks(in: text, from: end, to: keyStart) <= 1 else { return nil }
+        switch kind {
+        case .block:
+            return trimmedString(in: text, from: start + 2, to: end - 2)
+        case .line:
+            var lines: [String] = []
+            var lineStart = start
+            var index = start
+            while index <= end {
+                if index == end || text[index] == 0x0A || text[index] == 0x0D {
+                    var contentStart = lineStart
+                    while contentStart < index, isSpace(text[contentStart]) { contentStart += 1 }
+                    if contentStart + 1 < index, text[contentStart] == UInt8(ascii: "/"),
+                       text[contentStart + 1] == UInt8(ascii: "/") {
+                        lines.append(trimmedString(in: text, from: contentStart + 2, to: index))
+                    }
+                    lineStart = index + 1
+                }
+                index += 1
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// Marks the end of an entry; comments seen inside it are dropped.
+    mutating func terminatorEnded(at offset: Int) {
+        previousTerminator = offset
+        start = -1
+    }
+
+    private func lineBreaks(in text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var count = 0
+        var index = start
+        while index < end {
+            if text[index] == 0x0A || (text[index] == 0x0D && !(index + 1 < end && text[index + 1] == 0x0A)) {
+                count += 1
+            }
+            index += 1
+        }
+        return count
+    }
+
+    private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+
+    private func trimmedString(in text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
+        var lower = start
+        var upper = end
+        while lower < upper, isSpace(text[lower]) { lower += 1 }
+        while upper > lower, isSpace(text[upper - 1]) { upper -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: text[lower..<upper]), as: UTF8.self)
+    }
+}
+
+/// Counts lines incrementally as the parser moves forward, so each entry's location costs only the
+/// bytes since the previous one.
+struct LineCounter {
+    private var scannedUpTo = 0
+    private var line = 1
+    private var lineStart = 0
+
+    mutating func location(of offset: Int, in text: UnsafeBufferPointer<UInt8>) -> SourceLocation {
+        precondition(offset >= scannedUpTo, "locations are asked for in increasing order")
+        var index = scannedUpTo
+        while index < offset {
+            let byte = text[index]
+            if byte == 0x0A || (byte == 0x0D && !(index + 1 < text.count && text[index + 1] == 0x0A)) {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        scannedUpTo = offset
+        return SourceLocation(line: line, column: TextLocator.scalarCount(in: text, from: lineStart, to: offset) + 1)
+    }
+}

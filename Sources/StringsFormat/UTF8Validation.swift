@@ -1,0 +1,148 @@
+/// UTF-8 validation and encoding, with an eight-bytes-at-a-time path for ASCII.
+enum UTF8Validation {
+    /// The offset and reason of the first byte that is not valid UTF-8 text, or `nil`.
+    ///
+    /// NUL bytes count as invalid: no text `.strings` file has one, and a NUL is the usual sign of
+    /// UTF-16 read as UTF-8 or of a binary file.
+    ///
+    /// - Complexity: O(n), one pass.
+    static func firstError(in text: UnsafeBufferPointer<UInt8>) -> (offset: Int, reason: String)? {
+        guard let base = text.baseAddress else { return nil }
+        let count = text.count
+        var index = 0
+        while index < count {
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let highBits: UInt64 = 0x8080_8080_8080_8080
+                let hasZeroByte = (word &- 0x0101_0101_0101_0101) & ~word & highBits != 0
+                if word & highBits != 0 || hasZeroByte { break }
+                index += 8
+            }
+            guard index < count else { break }
+            let lead = base[index]
+            if lead == 0 { return (index, "NUL byte in text (is the file binary, or UTF-16 without a BOM?)") }
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var lower: UInt8 = 0x80
+            var upper: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default:
+                return (index, "invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) cannot start a character")
+            }
+            guard index + length <= count else { return (index, "invalid UTF-8: the file ends inside a character") }
+            let second = base[index + 1]
+            guard second >= lower, second <= upper else {
+                return (index, "invalid UTF-8: malformed sequence starting with 0x\(String(lead, radix: 16, uppercase: true))")
+            }
+            for offset in 2..<length where base[index + offset] & 0xC0 != 0x80 {
+                return (index, "invalid UTF-8: malformed sequence starting with 0x\(String(lead, radix: 16, uppercase: true))")
+            }
+            index += length
+        }
+        return nil
+    }
+
+    /// Appends the UTF-8 encoding of a scalar value (which must not be a surrogate).
+    @inline(__always)
+    static func append(scalar: UInt32, to output: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            output.append(UInt8(scalar))
+        case 0x80..<0x800:
+            output.append(UInt8(0xC0 | scalar >> 6))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            output.append(UInt8(0xE0 | scalar >> 12))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            output.append(UInt8(0xF0 | scalar >> 18))
+            output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            output.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// The number of bytes of the UTF-8 sequence that `lead` starts.
+    @inline(__always)
+    static func sequenceLength(lead: UInt8) -> Int {
+        switch lead {
+        case 0..<0xC0: 1
+        case 0xC0..<0xE0: 2
+        case 0xE0..<0xF0: 3
+        default: 4
+        }
+    }
+}
+
+/// Finds lines and columns in UTF-8 text and maps text offsets back to the original bytes.
+enum TextLocator {
+    /// The 1-based line and column (in Unicode scalars) of `offset`; lines end at LF, CR or CR LF.
+    static func location(of offset: Int, in text: UnsafeBufferPointer<UInt8>) -> SourceLocation {
+        var line = 1
+        var lineStart = 0
+        var index = 0
+        let end = min(offset, text.count)
+        while index < end {
+            let byte = text[index]
+            if byte == 0x0A || (byte == 0x0D && !(index + 1 < text.count && text[index + 1] == 0x0A)) {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        return SourceLocation(line: line, column: scalarCount(in: text, from: lineStart, to: end) + 1)
+    }
+
+    /// The number of scalars that start in `text[start..<end]`.
+    static func scalarCount(in text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var count = 0
+        for index in start..<end where text[index] & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
+
+    /// A `ParseError` for `offset` in the UTF-8 text, with the byte offset in the original input.
+    static func error(
+        _ reason: String, at offset: Int, in text: UnsafeBufferPointer<UInt8>, encoding: StringsEncoding, bomLength: Int
+    ) -> ParseError {
+        let location = location(of: offset, in: text)
+        return ParseError(
+            reason, line: location.line, column: location.column,
+            byteOffset: originalOffset(of: offset, in: text, encoding: encoding, bomLength: bomLength)
+        )
+    }
+
+    /// Rewrites an error thrown with a UTF-8 text offset so it names the original byte offset.
+    static func remap(
+        _ error: ParseError, in text: UnsafeBufferPointer<UInt8>, encoding: StringsEncoding, bomLength: Int
+    ) -> ParseError {
+        var error = error
+        error.byteOffset = originalOffset(of: error.byteOffset, in: text, encoding: encoding, bomLength: bomLength)
+        return error
+    }
+
+    private static func originalOffset(
+        of offset: Int, in text: UnsafeBufferPointer<UInt8>, encoding: StringsEncoding, bomLength: Int
+    ) -> Int {
+        switch encoding {
+        case .utf8, .utf8WithBOM, .binaryPropertyList:
+            return bomLength + offset
+        case .utf16BigEndian, .utf16LittleEndian, .utf16BigEndianWithBOM, .utf16LittleEndianWithBOM:
+            var units = 0
+            for index in 0..<min(offset, text.count) where text[index] & 0xC0 != 0x80 {
+                units += text[index] >= 0xF0 ? 2 : 1
+            }
+            return bomLength + 2 * units
+        }
+    }
+}
