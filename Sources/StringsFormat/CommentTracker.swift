@@ -13,7 +13,15 @@ struct CommentTracker {
     private var previousTerminator = -1
 
     mutating func record(_ kind: Kind, from start: Int, to end: Int, in text: UnsafeBufferPointer<UInt8>) {
-        if previousTerminator >= 0, lineBreaks(in: text, from: previousTerminator, to: start) == 0 { return }
+        if previousTerminator >= 0 {
+            guard lineBreaks(in: text, from: previousTerminator, to: start) > 0 else {
+                // Still on the terminator's line: skip it, and scan only from here next time, so that a
+                // run of comments costs linear time. A comment spanning lines ends on a later line.
+                previousTerminator = lineBreaks(in: text, from: start, to: end) > 0 ? -1 : end
+                return
+            }
+            previousTerminator = -1
+        }
         if kind == .line, self.kind == .line, self.start >= 0, lineBreaks(in: text, from: self.end, to: start) == 1 {
             self.end = end
         } else {
