@@ -5,7 +5,8 @@
 /// or UTF-16 big-endian (marker `0x6X`). Like CoreFoundation, `0x7X` (UTF-8) is not accepted; it
 /// is not part of the `bplist00` format. Unlike CoreFoundation, this reader is loud about input it
 /// would silently repair: a byte above 0x7F in an ASCII string, a lone UTF-16 surrogate, a key
-/// written twice (CoreFoundation keeps the first) and a non-string value are all errors.
+/// written twice (CoreFoundation keeps the first) and a non-string value are all errors. An empty
+/// UTF-16 string is an error too, because CoreFoundation rejects the whole file for it.
 ///
 /// Every offset, length, count and reference in the input is untrusted. Each is range-checked
 /// with overflow-free arithmetic before use, and counts are capped by the bytes that could hold
@@ -249,7 +250,8 @@ private struct ObjectReader {
                 "the dictionary claims \(count) entries, more references than the object data holds", at: top)
         }
         var table = StringsTable()
-        table.reserveCapacity(count)
+        // Distinct keys need distinct objects, so a claimed count beyond them reserves nothing more.
+        table.reserveCapacity(min(count, layout.objectCount))
         for index in 0..<count {
             let keyPosition = references + index * layout.referenceSize
             let key = try string(referencedAt: keyPosition, as: .key(index))
@@ -283,6 +285,10 @@ private struct ObjectReader {
         guard count <= (layout.offsetTable - contents) / unitSize else {
             throw BinaryPropertyList.error("string of \(count) characters runs past the object data", at: offset)
         }
+        guard isASCII || count > 0 else {
+            // CoreFoundation fails to allocate the zero characters and rejects the whole file.
+            throw BinaryPropertyList.error("empty UTF-16 string, which CoreFoundation rejects", at: offset)
+        }
         let byteCount = count * unitSize
         guard byteCount <= budget else {
             throw BinaryPropertyList.error(
@@ -306,7 +312,6 @@ private struct ObjectReader {
     }
 
     private func decodeUTF16(from start: Int, count: Int) throws(ParseError) -> String {
-        if count == 0 { return "" }
         let bytes = layout.bytes
         var invalidOffset: Int?
         // A UTF-16 unit becomes at most 3 UTF-8 bytes (a surrogate pair, 2 units, becomes 4).
