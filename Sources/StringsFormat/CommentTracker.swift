@@ -32,15 +32,18 @@ struct CommentTracker {
     }
 
     /// The comment for an entry whose key starts at `keyStart`, if one stands right before it.
-    mutating func take(for keyStart: Int, in text: UnsafeBufferPointer<UInt8>) -> String? {
+    mutating func take(
+        for keyStart: Int, in text: UnsafeBufferPointer<UInt8>, storingInto storage: inout [UInt8]
+    ) -> StoredRange? {
         guard start >= 0 else { return nil }
         defer { start = -1 }
         guard end <= keyStart, lineBreaks(in: text, from: end, to: keyStart) <= 1 else { return nil }
+        let storedStart = UInt32(storage.count)
         switch kind {
         case .block:
-            return trimmedString(in: text, from: start + 2, to: end - 2)
+            appendTrimmed(text, from: start + 2, to: end - 2, to: &storage)
         case .line:
-            var lines: [String] = []
+            var isFirstLine = true
             var lineStart = start
             var index = start
             while index <= end {
@@ -49,14 +52,16 @@ struct CommentTracker {
                     while contentStart < index, isSpace(text[contentStart]) { contentStart += 1 }
                     if contentStart + 1 < index, text[contentStart] == UInt8(ascii: "/"),
                        text[contentStart + 1] == UInt8(ascii: "/") {
-                        lines.append(trimmedString(in: text, from: contentStart + 2, to: index))
+                        if !isFirstLine { storage.append(0x0A) }
+                        isFirstLine = false
+                        appendTrimmed(text, from: contentStart + 2, to: index, to: &storage)
                     }
                     lineStart = index + 1
                 }
                 index += 1
             }
-            return lines.joined(separator: "\n")
         }
+        return StoredRange(start: storedStart, length: UInt32(storage.count) - storedStart)
     }
 
     /// Marks the end of an entry; comments seen inside it are dropped.
@@ -79,12 +84,14 @@ struct CommentTracker {
 
     private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
 
-    private func trimmedString(in text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> String {
+    private func appendTrimmed(
+        _ text: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, to storage: inout [UInt8]
+    ) {
         var lower = start
         var upper = end
         while lower < upper, isSpace(text[lower]) { lower += 1 }
         while upper > lower, isSpace(text[upper - 1]) { upper -= 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: text[lower..<upper]), as: UTF8.self)
+        storage.append(contentsOf: UnsafeBufferPointer(rebasing: text[lower..<upper]))
     }
 }
 
@@ -98,8 +105,15 @@ struct LineCounter {
     mutating func location(of offset: Int, in text: UnsafeBufferPointer<UInt8>) -> SourceLocation {
         precondition(offset >= scannedUpTo, "locations are asked for in increasing order")
         var index = scannedUpTo
+        let base = text.baseAddress!
         while index < offset {
-            let byte = text[index]
+            while index + WordScan.width <= offset {
+                let word = WordScan.word(base, at: index)
+                if WordScan.contains(word, 0x0A) || WordScan.contains(word, 0x0D) { break }
+                index += WordScan.width
+            }
+            guard index < offset else { break }
+            let byte = base[index]
             if byte == 0x0A || (byte == 0x0D && !(index + 1 < text.count && text[index + 1] == 0x0A)) {
                 line += 1
                 lineStart = index + 1

@@ -4,11 +4,18 @@
 /// from its zero bytes) or a compiled binary property list (`bplist00`). Where CoreFoundation
 /// silently stops or guesses, this parser reports a `ParseError`; `docs/FORMAT.md` lists each case.
 public enum StringsFile {
+    /// The largest input the parser takes (1 GiB): offsets in a table are 32-bit.
+    public static let maximumSize = 1 << 30
+
     /// Parses the bytes of a `.strings` file into a table.
     ///
     /// - Throws: `ParseError` with the line and column of the first problem.
     /// - Complexity: O(n) in the number of bytes, for any input.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> StringsTable {
+        guard bytes.count <= maximumSize else {
+            throw ParseError("the file is \(bytes.count) bytes; more than \(maximumSize) cannot be a strings table",
+                             line: 1, column: 1)
+        }
         let input = bytes.bindMemory(to: UInt8.self)
         if BinaryPropertyList.isBinaryPropertyList(bytes) {
             var table = try BinaryPropertyList.parseStringsTable(bytes)

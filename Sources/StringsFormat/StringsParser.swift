@@ -7,8 +7,8 @@ struct StringsParser {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private var position = 0
-    /// Escape-resolved bytes of the string being read; kept to reuse its storage.
-    private var scratch: [UInt8] = []
+    /// The table being built; strings are written straight into its UTF-8 buffer.
+    private var table = StringsTable()
     private var comments = CommentTracker()
     private var lines = LineCounter()
 
@@ -17,18 +17,16 @@ struct StringsParser {
         // An empty buffer may have no base address; any valid pointer will do as nothing is read.
         self.base = text.baseAddress ?? UnsafePointer(bitPattern: 1)!
         self.end = text.count
-        scratch.reserveCapacity(256)
     }
 
     /// Reads the whole text as a strings table: bare `key = value;` entries, or the same in braces.
     mutating func parseTable() throws(ParseError) -> StringsTable {
-        var table = StringsTable()
-        table.reserveCapacity(end / 64)
+        table.reserveCapacity(end / 64, bytes: end)
         guard try skipTrivia() else { return table }
         switch base[position] {
         case UInt8(ascii: "{"):
             position += 1
-            try parseEntries(into: &table, closedBy: UInt8(ascii: "}"))
+            try parseEntries(closedBy: UInt8(ascii: "}"))
             if try skipTrivia() { throw error("unexpected content after the closing '}'") }
         case UInt8(ascii: "("):
             throw error("expected a key, found '(': this is a property list array, not a strings table")
@@ -38,14 +36,14 @@ struct StringsParser {
             }
             throw error("expected a key, found '<'")
         default:
-            try parseEntries(into: &table, closedBy: nil)
+            try parseEntries(closedBy: nil)
         }
         return table
     }
 
     // MARK: - Entries
 
-    private mutating func parseEntries(into table: inout StringsTable, closedBy closer: UInt8?) throws(ParseError) {
+    private mutating func parseEntries(closedBy closer: UInt8?) throws(ParseError) {
         while true {
             guard try skipTrivia() else {
                 if closer != nil { throw error("expected '}' to close the table, found the end of the file") }
@@ -56,16 +54,20 @@ struct StringsParser {
                 return
             }
             let keyStart = position
-            let comment = comments.take(for: keyStart, in: text)
+            let comment = comments.take(for: keyStart, in: text, storingInto: &table.utf8)
             let key = try parseString(role: "a key")
-            guard try skipTrivia() else { throw error("expected '=' or ';' after the key \(quoted(key)), found the end of the file") }
-            let value: String
+            guard try skipTrivia() else {
+                throw error("expected '=' or ';' after the key \(quoted(key)), found the end of the file")
+            }
+            let value: StoredRange
             switch base[position] {
             case UInt8(ascii: ";"):
                 value = key
             case UInt8(ascii: "="):
                 position += 1
-                guard try skipTrivia() else { throw error("expected a value for \(quoted(key)), found the end of the file") }
+                guard try skipTrivia() else {
+                    throw error("expected a value for \(quoted(key)), found the end of the file")
+                }
                 value = try parseValue(for: key)
                 guard try skipTrivia() else { throw error("missing ';' after the value of \(quoted(key))") }
                 guard base[position] == UInt8(ascii: ";") else {
@@ -76,12 +78,17 @@ struct StringsParser {
             }
             position += 1
             let location = lines.location(of: keyStart, in: text)
-            table.append(StringsEntry(key: key, value: value, comment: comment, location: location))
+            var record = StringsTable.Record(
+                keyStart: key.start, keyLength: key.length, valueStart: value.start, valueLength: value.length,
+                line: UInt32(location.line), column: UInt32(location.column)
+            )
+            if let comment { (record.commentStart, record.commentLength) = (comment.start, comment.length) }
+            table.insert(record)
             comments.terminatorEnded(at: position)
         }
     }
 
-    private mutating func parseValue(for key: String) throws(ParseError) -> String {
+    private mutating func parseValue(for key: StoredRange) throws(ParseError) -> StoredRange {
         switch base[position] {
         case UInt8(ascii: "{"):
             throw error("the value of \(quoted(key)) is a dictionary; a strings table holds only strings")
@@ -96,7 +103,7 @@ struct StringsParser {
 
     // MARK: - Strings
 
-    private mutating func parseString(role: String) throws(ParseError) -> String {
+    private mutating func parseString(role: String) throws(ParseError) -> StoredRange {
         let first = base[position]
         if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
             return try parseQuotedString(quote: first)
@@ -109,18 +116,24 @@ struct StringsParser {
         }
         let start = position
         while position < end, Self.isUnquotedCharacter(base[position]) { position += 1 }
-        return makeString(from: start, to: position)
+        return store(from: start, to: position)
     }
 
-    private mutating func parseQuotedString(quote: UInt8) throws(ParseError) -> String {
+    private mutating func parseQuotedString(quote: UInt8) throws(ParseError) -> StoredRange {
         let opening = position
         position += 1
         let start = position
-        while position < end {
+        while true {
+            while position + WordScan.width <= end {
+                let word = WordScan.word(base, at: position)
+                if WordScan.contains(word, quote) || WordScan.contains(word, UInt8(ascii: "\\")) { break }
+                position += WordScan.width
+            }
+            guard position < end else { break }
             let byte = base[position]
             if byte == quote {
                 position += 1
-                return makeString(from: start, to: position - 1)
+                return store(from: start, to: position - 1)
             }
             if byte == UInt8(ascii: "\\") { return try parseEscapedRest(quote: quote, opening: opening, from: start) }
             position += 1
@@ -129,21 +142,22 @@ struct StringsParser {
     }
 
     /// Continues a quoted string from its first backslash, resolving escapes into `scratch`.
-    private mutating func parseEscapedRest(quote: UInt8, opening: Int, from start: Int) throws(ParseError) -> String {
-        scratch.removeAll(keepingCapacity: true)
+    private mutating func parseEscapedRest(quote: UInt8, opening: Int, from start: Int) throws(ParseError)
+        -> StoredRange {
+        let storedStart = table.storedCount
         var runStart = start
         while position < end {
             let byte = base[position]
             if byte == quote {
-                scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: position - runStart))
+                table.utf8.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: position - runStart))
                 position += 1
-                return scratch.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+                return StoredRange(start: storedStart, length: table.storedCount - storedStart)
             }
             guard byte == UInt8(ascii: "\\") else {
                 position += 1
                 continue
             }
-            scratch.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: position - runStart))
+            table.utf8.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: position - runStart))
             let backslash = position
             position += 1
             guard position < end else { throw error("unterminated escape sequence at the end of the file", at: backslash) }
@@ -169,7 +183,7 @@ struct StringsParser {
                 value = value &<< 3 &+ (base[position] &- UInt8(ascii: "0"))
                 position += 1
             }
-            UTF8Validation.append(scalar: NeXTSTEPEncoding.scalarValue(for: value), to: &scratch)
+            UTF8Validation.append(scalar: NeXTSTEPEncoding.scalarValue(for: value), to: &table.utf8)
         case UInt8(ascii: "U"):
             var unit = readHexUnit()
             if unit >= 0xDC00, unit <= 0xDFFF {
@@ -190,18 +204,18 @@ struct StringsParser {
                     throw error("\\U\(hex(unit)) is a high surrogate without a \\U low surrogate after it", at: backslash)
                 }
             }
-            UTF8Validation.append(scalar: unit, to: &scratch)
-        case UInt8(ascii: "a"): scratch.append(0x07)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "v"): scratch.append(0x0B)
+            UTF8Validation.append(scalar: unit, to: &table.utf8)
+        case UInt8(ascii: "a"): table.utf8.append(0x07)
+        case UInt8(ascii: "b"): table.utf8.append(0x08)
+        case UInt8(ascii: "f"): table.utf8.append(0x0C)
+        case UInt8(ascii: "n"): table.utf8.append(0x0A)
+        case UInt8(ascii: "r"): table.utf8.append(0x0D)
+        case UInt8(ascii: "t"): table.utf8.append(0x09)
+        case UInt8(ascii: "v"): table.utf8.append(0x0B)
         default:
             // Any other character stands for itself, whole (all of a multi-byte UTF-8 sequence).
             let length = UTF8Validation.sequenceLength(lead: byte)
-            scratch.append(contentsOf: UnsafeBufferPointer(start: base + position - 1, count: length))
+            table.utf8.append(contentsOf: UnsafeBufferPointer(start: base + position - 1, count: length))
             position += length - 1
         }
     }
@@ -217,8 +231,11 @@ struct StringsParser {
         return value
     }
 
-    private func makeString(from start: Int, to stop: Int) -> String {
-        String(decoding: UnsafeBufferPointer(start: base + start, count: stop - start), as: UTF8.self)
+    /// Copies `text[start..<stop]` into the table's buffer.
+    private mutating func store(from start: Int, to stop: Int) -> StoredRange {
+        let storedStart = table.storedCount
+        table.utf8.append(contentsOf: UnsafeBufferPointer(start: base + start, count: stop - start))
+        return StoredRange(start: storedStart, length: UInt32(stop - start))
     }
 
     // MARK: - Whitespace and comments
@@ -299,7 +316,11 @@ struct StringsParser {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    private func quoted(_ key: String) -> String {
+    private func quoted(_ range: StoredRange) -> String {
+        let key = table.utf8.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(range.start)..<Int(range.start + range.length)]),
+                   as: UTF8.self)
+        }
         let shown = key.unicodeScalars.count > 40 ? String(key.unicodeScalars.prefix(40)) + "…" : key
         return "'\(shown)'"
     }
@@ -321,4 +342,10 @@ struct StringsParser {
         let location = TextLocator.location(of: offset, in: text)
         return ParseError(reason, line: location.line, column: location.column, byteOffset: offset)
     }
+}
+
+/// A run of bytes in the table's UTF-8 buffer.
+struct StoredRange {
+    var start: UInt32
+    var length: UInt32
 }

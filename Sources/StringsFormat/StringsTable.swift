@@ -58,14 +58,36 @@ public struct DuplicateKey: Sendable, Hashable {
 /// When a key repeats, the last value wins (CoreFoundation's rule); the entry keeps the place of
 /// the first occurrence in `entries` so rewriting a file does not reorder it, and the repeat is
 /// recorded in `duplicates` so `lint` can warn about it.
-public struct StringsTable: Sendable, Equatable {
-    /// The entries in source order, one per key.
-    public private(set) var entries: [StringsEntry] = []
+///
+/// Keys are compared as CoreFoundation compares them: by their exact characters, without Unicode
+/// normalization (`"é"` precomposed and `"e\u{301}"` are two keys). The table keeps all its text
+/// in one UTF-8 buffer and makes `String`s only when asked, so parsing allocates a handful of
+/// buffers rather than two objects per entry, and a cached table costs little more than its text.
+public struct StringsTable: Sendable {
+    /// Where an entry's parts are in `utf8`; lengths of `Self.absent` mark a missing comment.
+    struct Record: Sendable {
+        var keyStart: UInt32
+        var keyLength: UInt32
+        var valueStart: UInt32
+        var valueLength: UInt32
+        var commentStart: UInt32 = 0
+        var commentLength: UInt32 = absent
+        /// 1-based; 0 when the entry has no location.
+        var line: UInt32 = 0
+        var column: UInt32 = 0
+        var hash: Int = 0
+    }
+
+    static let absent = UInt32.max
+
+    /// All keys, values and comments, as UTF-8.
+    var utf8: [UInt8] = []
+    var records: [Record] = []
+    private var index = ByteKeyIndex()
     /// Keys that were written more than once, in the order the repeats were found.
     public private(set) var duplicates: [DuplicateKey] = []
     /// The encoding the text was read in.
     public internal(set) var encoding: StringsEncoding = .utf8
-    private var indexByKey: [String: Int] = [:]
 
     /// Creates an empty table.
     public init() {}
@@ -76,50 +98,139 @@ public struct StringsTable: Sendable, Equatable {
     }
 
     /// The number of distinct keys.
-    public var count: Int { entries.count }
+    public var count: Int { records.count }
 
     /// Whether the table has no keys.
-    public var isEmpty: Bool { entries.isEmpty }
+    public var isEmpty: Bool { records.isEmpty }
+
+    /// The entries in source order, one per key.
+    ///
+    /// - Complexity: O(n): the strings are made on each call.
+    public var entries: [StringsEntry] { records.indices.map(entry(at:)) }
+
+    /// The keys in source order.
+    public var keys: [String] { records.map { string(at: $0.keyStart, length: $0.keyLength) } }
+
+    /// The table as a plain dictionary, as `PropertyListSerialization` would return it.
+    public var dictionary: [String: String] {
+        var result = [String: String](minimumCapacity: records.count)
+        for record in records {
+            result[string(at: record.keyStart, length: record.keyLength)] =
+                string(at: record.valueStart, length: record.valueLength)
+        }
+        return result
+    }
 
     /// The value for `key`, or `nil` when the table does not have it.
     ///
     /// - Complexity: O(1) on average.
     public subscript(key: String) -> String? {
-        guard let index = indexByKey[key] else { return nil }
-        return entries[index].value
+        guard let position = position(ofKey: key) else { return nil }
+        let record = records[position]
+        return string(at: record.valueStart, length: record.valueLength)
     }
 
     /// The entry for `key`, or `nil`.
     public func entry(forKey key: String) -> StringsEntry? {
-        indexByKey[key].map { entries[$0] }
-    }
-
-    /// The keys in source order.
-    public var keys: [String] { entries.map(\.key) }
-
-    /// The table as a plain dictionary, as `PropertyListSerialization` would return it.
-    public var dictionary: [String: String] {
-        var result = [String: String](minimumCapacity: entries.count)
-        for entry in entries { result[entry.key] = entry.value }
-        return result
+        position(ofKey: key).map(entry(at:))
     }
 
     /// Adds an entry; a key already present takes the new value, comment and location in place.
     public mutating func append(_ entry: StringsEntry) {
-        if let index = indexByKey[entry.key] {
-            duplicates.append(DuplicateKey(key: entry.key, first: entries[index].location, duplicate: entry.location))
-            entries[index] = entry
-        } else {
-            indexByKey[entry.key] = entries.count
-            entries.append(entry)
+        var record = Record(keyStart: 0, keyLength: 0, valueStart: 0, valueLength: 0)
+        (record.keyStart, record.keyLength) = store(entry.key)
+        (record.valueStart, record.valueLength) = store(entry.value)
+        if let comment = entry.comment { (record.commentStart, record.commentLength) = store(comment) }
+        if let location = entry.location {
+            record.line = UInt32(clamping: location.line)
+            record.column = UInt32(clamping: location.column)
+        }
+        insert(record)
+    }
+
+    // MARK: - Building (used by the parsers)
+
+    /// The current end of `utf8`, where the next stored bytes begin.
+    var storedCount: UInt32 { UInt32(utf8.count) }
+
+    /// Adds a record whose bytes are already in `utf8`, applying the last-one-wins rule.
+    mutating func insert(_ record: Record) {
+        var record = record
+        record.hash = utf8.withUnsafeBufferPointer { buffer in
+            let keyEnd = Int(record.keyStart + record.keyLength)
+            return ByteKeyIndex.hash(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[Int(record.keyStart)..<keyEnd])))
+        }
+        let found = utf8.withUnsafeBufferPointer { buffer in
+            index.find(hash: record.hash, in: records) { candidate in
+                candidate.keyLength == record.keyLength
+                    && ByteKeyIndex.bytesEqual(buffer, Int(candidate.keyStart), buffer, Int(record.keyStart),
+                                               count: Int(record.keyLength))
+            }
+        }
+        switch found {
+        case .found(let position):
+            duplicates.append(DuplicateKey(key: string(at: record.keyStart, length: record.keyLength),
+                                           first: location(of: records[position]), duplicate: location(of: record)))
+            record.keyStart = records[position].keyStart
+            records[position] = record
+        case .vacant(let slot):
+            index.insert(records.count, at: slot, hash: record.hash, records: records)
+            records.append(record)
         }
     }
 
-    mutating func reserveCapacity(_ count: Int) {
-        entries.reserveCapacity(count)
-        indexByKey.reserveCapacity(count)
+    mutating func reserveCapacity(_ count: Int, bytes: Int = 0) {
+        records.reserveCapacity(count)
+        utf8.reserveCapacity(bytes)
     }
 
+    // MARK: - Reading
+
+    private mutating func store(_ string: String) -> (UInt32, UInt32) {
+        let start = storedCount
+        utf8.append(contentsOf: string.utf8)
+        return (start, storedCount - start)
+    }
+
+    private func position(ofKey key: String) -> Int? {
+        var key = key
+        return key.withUTF8 { keyBytes in
+            let hash = ByteKeyIndex.hash(UnsafeRawBufferPointer(keyBytes))
+            let found = utf8.withUnsafeBufferPointer { buffer in
+                index.find(hash: hash, in: records) { candidate in
+                    Int(candidate.keyLength) == keyBytes.count
+                        && ByteKeyIndex.bytesEqual(buffer, Int(candidate.keyStart), keyBytes, 0, count: keyBytes.count)
+                }
+            }
+            if case .found(let position) = found { return position }
+            return nil
+        }
+    }
+
+    private func entry(at position: Int) -> StringsEntry {
+        let record = records[position]
+        return StringsEntry(
+            key: string(at: record.keyStart, length: record.keyLength),
+            value: string(at: record.valueStart, length: record.valueLength),
+            comment: record.commentLength == Self.absent
+                ? nil : string(at: record.commentStart, length: record.commentLength),
+            location: location(of: record)
+        )
+    }
+
+    private func location(of record: Record) -> SourceLocation? {
+        record.line == 0 ? nil : SourceLocation(line: Int(record.line), column: Int(record.column))
+    }
+
+    private func string(at start: UInt32, length: UInt32) -> String {
+        utf8.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(start)..<Int(start + length)]), as: UTF8.self)
+        }
+    }
+}
+
+extension StringsTable: Equatable {
+    /// Tables are equal when they hold the same entries in the same order and the same duplicates.
     public static func == (lhs: StringsTable, rhs: StringsTable) -> Bool {
         lhs.entries == rhs.entries && lhs.duplicates == rhs.duplicates
     }

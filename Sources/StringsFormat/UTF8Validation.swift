@@ -85,6 +85,25 @@ enum UTF8Validation {
     }
 }
 
+/// Eight-bytes-at-a-time byte search (SWAR): the scanner's fast path over long runs of text.
+enum WordScan {
+    /// The number of bytes in a scanned word.
+    static let width = 8
+
+    /// Loads eight bytes at `offset`, unaligned.
+    @inline(__always)
+    static func word(_ base: UnsafePointer<UInt8>, at offset: Int) -> UInt64 {
+        UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+    }
+
+    /// Whether any byte of `word` equals `byte`.
+    @inline(__always)
+    static func contains(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let spread = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (spread &- 0x0101_0101_0101_0101) & ~spread & 0x8080_8080_8080_8080 != 0
+    }
+}
+
 /// Finds lines and columns in UTF-8 text and maps text offsets back to the original bytes.
 enum TextLocator {
     /// The 1-based line and column (in Unicode scalars) of `offset`; lines end at LF, CR or CR LF.
