@@ -94,33 +94,3 @@ struct CommentTracker {
         storage.append(contentsOf: UnsafeBufferPointer(rebasing: text[lower..<upper]))
     }
 }
-
-/// Counts lines incrementally as the parser moves forward, so each entry's location costs only the
-/// bytes since the previous one.
-struct LineCounter {
-    private var scannedUpTo = 0
-    private var line = 1
-    private var lineStart = 0
-
-    mutating func location(of offset: Int, in text: UnsafeBufferPointer<UInt8>) -> SourceLocation {
-        precondition(offset >= scannedUpTo, "locations are asked for in increasing order")
-        var index = scannedUpTo
-        let base = text.baseAddress!
-        while index < offset {
-            while index + WordScan.width <= offset {
-                let word = WordScan.word(base, at: index)
-                if WordScan.contains(word, 0x0A) || WordScan.contains(word, 0x0D) { break }
-                index += WordScan.width
-            }
-            guard index < offset else { break }
-            let byte = base[index]
-            if byte == 0x0A || (byte == 0x0D && !(index + 1 < text.count && text[index + 1] == 0x0A)) {
-                line += 1
-                lineStart = index + 1
-            }
-            index += 1
-        }
-        scannedUpTo = offset
-        return SourceLocation(line: line, column: TextLocator.scalarCount(in: text, from: lineStart, to: offset) + 1)
-    }
-}

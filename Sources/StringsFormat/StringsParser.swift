@@ -10,7 +10,9 @@ struct StringsParser {
     /// The table being built; strings are written straight into its UTF-8 buffer.
     private var table = StringsTable()
     private var comments = CommentTracker()
-    private var lines = LineCounter()
+    /// The line being read (1-based) and the offset where it starts, kept current as bytes are consumed.
+    private var line = 1
+    private var lineStart = 0
 
     init(text: UnsafeBufferPointer<UInt8>) {
         self.text = text
@@ -54,6 +56,8 @@ struct StringsParser {
                 return
             }
             let keyStart = position
+            let keyLine = line
+            let keyColumn = TextLocator.scalarCount(in: text, from: lineStart, to: keyStart) + 1
             let comment = comments.take(for: keyStart, in: text, storingInto: &table.utf8)
             let key = try parseString(role: "a key")
             guard try skipTrivia() else {
@@ -77,10 +81,9 @@ struct StringsParser {
                 throw error("expected '=' or ';' after the key \(quoted(key)), found \(describeCharacter())")
             }
             position += 1
-            let location = lines.location(of: keyStart, in: text)
             var record = StringsTable.Record(
                 keyStart: key.start, keyLength: key.length, valueStart: value.start, valueLength: value.length,
-                line: UInt32(location.line), column: UInt32(location.column)
+                line: UInt32(keyLine), column: UInt32(keyColumn)
             )
             if let comment { (record.commentStart, record.commentLength) = (comment.start, comment.length) }
             table.insert(record)
@@ -126,7 +129,8 @@ struct StringsParser {
         while true {
             while position + WordScan.width <= end {
                 let word = WordScan.word(base, at: position)
-                if WordScan.contains(word, quote) || WordScan.contains(word, UInt8(ascii: "\\")) { break }
+                if WordScan.contains(word, quote) || WordScan.contains(word, UInt8(ascii: "\\"))
+                    || WordScan.containsByte(word, lessThan: 0x0E) { break }
                 position += WordScan.width
             }
             guard position < end else { break }
@@ -136,6 +140,7 @@ struct StringsParser {
                 return store(from: start, to: position - 1)
             }
             if byte == UInt8(ascii: "\\") { return try parseEscapedRest(quote: quote, opening: opening, from: start) }
+            if byte == 0x0A || byte == 0x0D { countLineBreak(at: position) }
             position += 1
         }
         throw error("unterminated quoted string", at: opening)
@@ -154,6 +159,7 @@ struct StringsParser {
                 return StoredRange(start: storedStart, length: table.storedCount - storedStart)
             }
             guard byte == UInt8(ascii: "\\") else {
+                if byte == 0x0A || byte == 0x0D { countLineBreak(at: position) }
                 position += 1
                 continue
             }
@@ -170,6 +176,7 @@ struct StringsParser {
     /// Resolves the escape whose character is at `position` (just after the backslash).
     private mutating func resolveEscape(startingAt backslash: Int) throws(ParseError) {
         let byte = base[position]
+        if byte == 0x0A || byte == 0x0D { countLineBreak(at: position) }
         position += 1
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "7"):
@@ -248,6 +255,7 @@ struct StringsParser {
         while position < end {
             let byte = base[position]
             if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                if byte == 0x0A || byte == 0x0D { countLineBreak(at: position) }
                 position += 1
             } else if byte == 0xE2, isLineOrParagraphSeparator(at: position) {
                 position += 3
@@ -267,7 +275,9 @@ struct StringsParser {
                     guard position + 1 < end else {
                         throw error("unterminated comment: '/*' without '*/'", at: start)
                     }
-                    if base[position] == UInt8(ascii: "*"), base[position + 1] == UInt8(ascii: "/") { break }
+                    let next = base[position]
+                    if next == UInt8(ascii: "*"), base[position + 1] == UInt8(ascii: "/") { break }
+                    if next == 0x0A || next == 0x0D { countLineBreak(at: position) }
                     position += 1
                 }
                 position += 2
@@ -277,6 +287,15 @@ struct StringsParser {
             }
         }
         return false
+    }
+
+    /// Counts the LF or CR at `index` as a line break (CR LF counts once, at the LF).
+    @inline(__always)
+    private mutating func countLineBreak(at index: Int) {
+        if base[index] == 0x0A || !(index + 1 < end && base[index + 1] == 0x0A) {
+            line += 1
+            lineStart = index + 1
+        }
     }
 
     private func isLineOrParagraphSeparator(at index: Int) -> Bool {

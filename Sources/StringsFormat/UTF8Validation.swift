@@ -10,46 +10,65 @@ enum UTF8Validation {
         guard let base = text.baseAddress else { return nil }
         let count = text.count
         var index = 0
+        var checkedUpTo = 0
         while index < count {
-            while index + 8 <= count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // Sixteen bytes of ASCII without NUL are skipped at once; otherwise the scalar loop below
+            // runs to the end of that block before the fast path is tried again.
+            if index >= checkedUpTo, index + 16 <= count {
+                let first = WordScan.word(base, at: index)
+                let second = WordScan.word(base, at: index + 8)
                 let highBits: UInt64 = 0x8080_8080_8080_8080
-                let hasZeroByte = (word &- 0x0101_0101_0101_0101) & ~word & highBits != 0
-                if word & highBits != 0 || hasZeroByte { break }
-                index += 8
+                if (first | second) & highBits == 0, !WordScan.contains(first, 0), !WordScan.contains(second, 0) {
+                    index += 16
+                    continue
+                }
+                checkedUpTo = index + 16
             }
-            guard index < count else { break }
             let lead = base[index]
-            if lead == 0 { return (index, "NUL byte in text (is the file binary, or UTF-16 without a BOM?)") }
             if lead < 0x80 {
+                if lead == 0 { return (index, "NUL byte in text (is the file binary, or UTF-16 without a BOM?)") }
                 index += 1
-                continue
+            } else if lead < 0xE0 {
+                guard lead >= 0xC2, index + 1 < count, base[index + 1] & 0xC0 == 0x80 else {
+                    return (index, describeInvalidSequence(in: text, at: index))
+                }
+                index += 2
+            } else if lead < 0xF0 {
+                guard index + 2 < count else { return (index, describeInvalidSequence(in: text, at: index)) }
+                let second = base[index + 1]
+                guard second & 0xC0 == 0x80, base[index + 2] & 0xC0 == 0x80,
+                      lead != 0xE0 || second >= 0xA0, lead != 0xED || second <= 0x9F else {
+                    return (index, describeInvalidSequence(in: text, at: index))
+                }
+                index += 3
+            } else {
+                guard lead <= 0xF4, index + 3 < count else {
+                    return (index, describeInvalidSequence(in: text, at: index))
+                }
+                let second = base[index + 1]
+                guard second & 0xC0 == 0x80, base[index + 2] & 0xC0 == 0x80, base[index + 3] & 0xC0 == 0x80,
+                      lead != 0xF0 || second >= 0x90, lead != 0xF4 || second <= 0x8F else {
+                    return (index, describeInvalidSequence(in: text, at: index))
+                }
+                index += 4
             }
-            let length: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
-            default:
-                return (index, "invalid UTF-8: byte 0x\(String(lead, radix: 16, uppercase: true)) cannot start a character")
-            }
-            guard index + length <= count else { return (index, "invalid UTF-8: the file ends inside a character") }
-            let second = base[index + 1]
-            guard second >= lower, second <= upper else {
-                return (index, "invalid UTF-8: malformed sequence starting with 0x\(String(lead, radix: 16, uppercase: true))")
-            }
-            for offset in 2..<length where base[index + offset] & 0xC0 != 0x80 {
-                return (index, "invalid UTF-8: malformed sequence starting with 0x\(String(lead, radix: 16, uppercase: true))")
-            }
-            index += length
         }
         return nil
+    }
+
+    /// Says what is wrong with the sequence at `index`, which the fast check rejected.
+    private static func describeInvalidSequence(in text: UnsafeBufferPointer<UInt8>, at index: Int) -> String {
+        let lead = text[index]
+        let hex = "0x" + String(lead, radix: 16, uppercase: true)
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return "invalid UTF-8: byte \(hex) cannot start a character"
+        }
+        if index + length > text.count { return "invalid UTF-8: the file ends inside a character" }
+        return "invalid UTF-8: malformed sequence starting with \(hex)"
     }
 
     /// Appends the UTF-8 encoding of a scalar value (which must not be a surrogate).
@@ -94,6 +113,12 @@ enum WordScan {
     @inline(__always)
     static func word(_ base: UnsafePointer<UInt8>, at offset: Int) -> UInt64 {
         UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+    }
+
+    /// Whether any byte of `word` is below `limit` (at most 0x80): a line break or control character.
+    @inline(__always)
+    static func containsByte(_ word: UInt64, lessThan limit: UInt8) -> Bool {
+        (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080 != 0
     }
 
     /// Whether any byte of `word` equals `byte`.
