@@ -1,0 +1,64 @@
+import StringsFormat
+
+/// `hotstrings dump FILE`: one `.strings` table as JSON, keys in source order.
+struct DumpCommand: Command {
+    static let spec = CommandSpec(
+        name: "dump",
+        abstract: "Print a .strings table as JSON, keys in source order.",
+        discussion: """
+            The output is one JSON object, pretty-printed with a two-space indent like \
+            'plutil -convert json -r', with the keys in the order the file writes them. A key written twice \
+            keeps its first place and its last value, as CoreFoundation reads it. With --comments each value \
+            becomes {"value": ..., "comment": ...}, the comment left out when the entry has none.
+            """,
+        arguments: [
+            ArgumentSpec(name: "file", help: "The .strings file to read; '-' reads standard input."),
+        ],
+        options: [
+            .flag("comments", help: "Print each entry's translator comment next to its value."),
+        ],
+        exitCodes: [
+            (ExitCode.success, "The table was printed."),
+            (ExitCode.failure, "The file cannot be read or does not parse (the error is on standard error)."),
+            (ExitCode.usage, "The command line is wrong."),
+        ]
+    )
+
+    var path: String
+    var includesComments: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        path = arguments.positionals[0]
+        includesComments = arguments.flag("comments")
+    }
+
+    func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+        let name = path == "-" ? "<stdin>" : path
+        let bytes: [UInt8]
+        do {
+            bytes = path == "-" ? try io.readStandardInput() : try FileSystem.contents(ofFile: path)
+        } catch {
+            io.stderr.write("\(name): error: \(FileSystemError.reason(for: error))\n")
+            return ExitCode.failure
+        }
+        let table: StringsTable
+        do throws(ParseError) {
+            table = try StringsFile.parse(bytes)
+        } catch {
+            io.stderr.write(error.formatted(file: name) + "\n")
+            return ExitCode.failure
+        }
+        io.stdout.write(DumpCommand.json(table, includesComments: includesComments) + "\n")
+        return ExitCode.success
+    }
+
+    /// The table as a JSON object in source order.
+    static func json(_ table: StringsTable, includesComments: Bool) -> String {
+        JSONText.object(table.entries.map { entry in
+            guard includesComments else { return (entry.key, JSONText.quoted(entry.value)) }
+            var members = [(key: "value", value: JSONText.quoted(entry.value))]
+            if let comment = entry.comment { members.append(("comment", JSONText.quoted(comment))) }
+            return (entry.key, JSONText.object(members, level: 1))
+        })
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import StringsFormat
+
+/// `hotstrings lint PATH...`: syntax errors, duplicate keys, empty files and missing translations.
+struct LintCommand: Command {
+    static let spec = CommandSpec(
+        name: "lint",
+        abstract: "Check .strings files for errors, duplicates and missing translations.",
+        discussion: """
+            Each file is parsed the way CoreFoundation reads it; problems are printed compiler-style \
+            (path:line:column: error: reason), then a summary line. Folders are searched recursively for \
+            *.strings files (hidden entries are skipped).
+
+            Files laid out as <root>/<language>.lproj/<Table>.strings are compared with the same table of \
+            the development language: keys missing from a translation and keys only a translation has are \
+            warnings. Base.lproj is not compared, nor is a root without the development language. The text \
+            output lists at most \(LintCommand.keyWarningLimit) such keys per file and kind; --json lists all.
+            """,
+        arguments: [
+            ArgumentSpec(name: "path", help: "A .strings file, or a folder to search.", isRepeating: true),
+        ],
+        options: [
+            .value("development-language", valueName: "language", default: "en",
+                   help: "The language translations are compared with."),
+            .flag("json", help: "Print one JSON object with every file and diagnostic instead of text."),
+            .flag("quiet", short: "q", help: "Print errors and the summary only (warnings are still counted)."),
+            .flag("werror", help: "Exit with 1 when there are warnings, too."),
+        ],
+        exitCodes: [
+            (ExitCode.success, "No errors (there may be warnings)."),
+            (ExitCode.failure, "A file has an error or cannot be read (or a warning, with --werror)."),
+            (ExitCode.usage, "The command line is wrong."),
+        ]
+    )
+
+    /// How many missing or extra keys the text output lists per file before summing up the rest.
+    static let keyWarningLimit = 20
+
+    var paths: [String]
+    var developmentLanguage: String
+    var printsJSON: Bool
+    var isQuiet: Bool
+    var treatsWarningsAsErrors: Bool
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        paths = arguments.positionals
+        developmentLanguage = arguments.value("development-language") ?? "en"
+        printsJSON = arguments.flag("json")
+        isQuiet = arguments.flag("quiet")
+        treatsWarningsAsErrors = arguments.flag("werror")
+        if developmentLanguage.isEmpty {
+            throw UsageError("the development language must not be empty")
+        }
+    }
+
+    func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+        let report = Linter(developmentLanguage: developmentLanguage).lint(paths: paths)
+        if printsJSON {
+            io.stdout.write(LintCommand.json(report))
+        } else {
+            for file in report.files {
+                io.stdout.write(text(for: file))
+            }
+            io.stdout.write(LintCommand.summary(report) + "\n")
+        }
+        let failed = report.errorCount > 0 || (treatsWarningsAsErrors && report.warningCount > 0)
+        return failed ? ExitCode.failure : ExitCode.success
+    }
+
+    /// The lines for one file, with long runs of missing and extra keys cut short.
+    func text(for file: LintedFile) -> String {
+        var text = ""
+        var shown: [Diagnostic.Kind: Int] = [:]
+        var hidden: [Diagnostic.Kind: Int] = [:]
+        for diagnostic in file.diagnostics where !(isQuiet && diagnostic.severity == .warning) {
+            if diagnostic.kind == .missingKey || diagnostic.kind == .extraKey {
+                guard shown[diagnostic.kind, default: 0] < LintCommand.keyWarningLimit else {
+                    hidden[diagnostic.kind, default: 0] += 1
+                    continue
+                }
+                shown[diagnostic.kind, default: 0] += 1
+            }
+            text += LintCommand.line(diagnostic, path: file.path) + "\n"
+        }
+        if let count = hidden[.missingKey] {
+            text += "\(file.path): warning: ...and \(count) more missing \(count == 1 ? "key" : "keys")\n"
+        }
+        if let count = hidden[.extraKey] {
+            text += "\(file.path): warning: ...and \(count) more \(count == 1 ? "key" : "keys") "
+                + "not in the development language (\(developmentLanguage))\n"
+        }
+        return text
+    }
+
+    /// `path:line:column: severity: message`, or `path: severity: message` without a location.
+    static func line(_ diagnostic: Diagnostic, path: String) -> String {
+        if diagnostic.kind == .parseError, let location = diagnostic.location {
+            return ParseError(diagnostic.message, line: location.line, column: location.column).formatted(file: path)
+        }
+        let place = diagnostic.location.map { "\(path):\($0.line):\($0.column)" } ?? path
+        return "\(place): \(diagnostic.severity.rawValue): \(diagnostic.message)"
+    }
+
+    /// `3 files, 120 keys, 0 errors, 2 warnings`.
+    static func summary(_ report: LintReport) -> String {
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        return [
+            counted(report.files.count, "file"), counted(report.keyCount, "key"),
+            counted(report.errorCount, "error"), counted(report.warningCount, "warning"),
+        ].joined(separator: ", ")
+    }
+
+    /// The whole report as one pretty-printed JSON object with sorted keys.
+    static func json(_ report: LintReport) -> String {
+        let document = LintJSON(
+            files: report.files.map { file in
+                LintJSON.File(
+                    path: file.path, encoding: file.table?.encoding.rawValue, keys: file.table?.count ?? 0,
+                    language: file.place?.language, table: file.place?.table,
+                    diagnostics: file.diagnostics.map { diagnostic in
+                        LintJSON.Diagnostic(
+                            severity: diagnostic.severity.rawValue, line: diagnostic.location?.line,
+                            column: diagnostic.location?.column, message: diagnostic.message, key: diagnostic.key)
+                    })
+            },
+            summary: LintJSON.Summary(
+                files: report.files.count, keys: report.keyCount, errors: report.errorCount,
+                warnings: report.warningCount))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        } catch {
+            // Strings and integers always encode; a failure here is a bug in this file.
+            preconditionFailure("lint report did not encode: \(error)")
+        }
+    }
+}
+
+/// The shape of `lint --json`.
+struct LintJSON: Codable, Equatable {
+    struct File: Codable, Equatable {
+        var path: String
+        var encoding: String?
+        var keys: Int
+        var language: String?
+        var table: String?
+        var diagnostics: [Diagnostic]
+    }
+
+    struct Diagnostic: Codable, Equatable {
+        var severity: String
+        var line: Int?
+        var column: Int?
+        var message: String
+        var key: String?
+    }
+
+    struct Summary: Codable, Equatable {
+        var files: Int
+        var keys: Int
+        var errors: Int
+        var warnings: Int
+    }
+
+    var files: [File]
+    var summary: Summary
+}

@@ -1,0 +1,223 @@
+import Foundation
+import StringsFormat
+
+/// One finding about one file.
+struct Diagnostic: Sendable, Equatable {
+    enum Severity: String, Sendable {
+        case error, warning
+    }
+
+    /// What the finding is about; the text output caps the long per-key kinds.
+    enum Kind: Sendable, Equatable {
+        case unreadable, parseError, duplicateKey, emptyFile, missingKey, extraKey
+    }
+
+    var severity: Severity
+    var kind: Kind
+    var location: SourceLocation?
+    var message: String
+    /// The key the finding is about, if any.
+    var key: String?
+}
+
+/// Where a file sits in a localization bundle: `<root>/<language>.lproj/<table>.strings`.
+struct BundlePlace: Sendable, Hashable {
+    /// The folder holding the `.lproj` folders, standardized so the same root given twice matches.
+    var root: String
+    /// The `.lproj` folder's name (`en.lproj`).
+    var folder: String
+    /// The folder name without `.lproj` (`en`, `pt-BR`, `Base`).
+    var language: String
+    /// The file name without `.strings` (`Localizable`).
+    var table: String
+
+    /// The place of `path`, or `nil` when its folder is not an `.lproj` folder or it is not a `.strings` file.
+    init?(path: String) {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let folderURL = url.deletingLastPathComponent()
+        let fileName = url.lastPathComponent
+        let folder = folderURL.lastPathComponent
+        guard folder.count > 6, folder.lowercased().hasSuffix(".lproj"),
+              fileName.count > 8, fileName.lowercased().hasSuffix(".strings") else {
+            return nil
+        }
+        self.root = folderURL.deletingLastPathComponent().path
+        self.folder = folder
+        self.language = String(folder.dropLast(6))
+        self.table = String(fileName.dropLast(8))
+    }
+
+    /// Whether this is `Base.lproj`, which is a fallback and never compared.
+    var isBase: Bool { language.lowercased() == "base" }
+
+    /// Whether the folder's language is `tag`: case-insensitive, `_` and `-` alike, legacy names mapped.
+    func isLanguage(_ tag: String) -> Bool {
+        BundlePlace.normalized(language) == BundlePlace.normalized(tag)
+    }
+
+    private static let legacyNames = [
+        "english": "en", "german": "de", "french": "fr", "spanish": "es", "italian": "it", "japanese": "ja",
+        "dutch": "nl",
+    ]
+
+    private static func normalized(_ tag: String) -> String {
+        let lowered = tag.lowercased().replacingOccurrences(of: "_", with: "-")
+        return legacyNames[lowered] ?? lowered
+    }
+}
+
+/// The outcome of linting one file.
+struct LintedFile: Sendable {
+    /// The path as found (relative paths stay relative).
+    var path: String
+    var place: BundlePlace?
+    /// The parsed table; `nil` when the file could not be read or parsed.
+    var table: StringsTable?
+    var diagnostics: [Diagnostic] = []
+}
+
+/// Everything `lint` found, in path order.
+struct LintReport: Sendable {
+    var files: [LintedFile]
+
+    var keyCount: Int { files.reduce(0) { $0 + ($1.table?.count ?? 0) } }
+    var errorCount: Int { count(.error) }
+    var warningCount: Int { count(.warning) }
+
+    private func count(_ severity: Diagnostic.Severity) -> Int {
+        files.reduce(0) { $0 + $1.diagnostics.count { $0.severity == severity } }
+    }
+}
+
+/// Checks `.strings` files one by one (syntax, duplicates, emptiness) and across the languages of a bundle.
+struct Linter {
+    /// The language translations are compared against (`en`).
+    var developmentLanguage: String
+
+    /// Lints the files and folders at `paths` (folders recursively, `*.strings` only).
+    func lint(paths: [String]) -> LintReport {
+        var files: [LintedFile] = []
+        var seen: Set<String> = []
+        func add(_ file: LintedFile) {
+            if seen.insert(URL(fileURLWithPath: file.path).standardizedFileURL.path).inserted { files.append(file) }
+        }
+        for path in paths {
+            guard FileSystem.isDirectory(path) else {
+                add(lintFile(at: path))
+                continue
+            }
+            let (found, errors) = FileSystem.stringsFiles(under: path)
+            for error in errors { add(unreadable(error)) }
+            for file in found { add(lintFile(at: file)) }
+        }
+        compareLanguages(&files)
+        return LintReport(files: files)
+    }
+
+    /// Reads and parses one file, with its own diagnostics.
+    func lintFile(at path: String) -> LintedFile {
+        let bytes: [UInt8]
+        do throws(FileSystemError) {
+            bytes = try FileSystem.contents(ofFile: path)
+        } catch {
+            return unreadable(error)
+        }
+        return lint(bytes, path: path)
+    }
+
+    /// Parses bytes read from `path`.
+    func lint(_ bytes: [UInt8], path: String) -> LintedFile {
+        var file = LintedFile(path: path, place: BundlePlace(path: path))
+        let table: StringsTable
+        do throws(ParseError) {
+            table = try StringsFile.parse(bytes)
+        } catch {
+            let location = SourceLocation(line: error.line, column: error.column)
+            file.diagnostics.append(Diagnostic(severity: .error, kind: .parseError, location: location,
+                                               message: error.reason))
+            return file
+        }
+        file.table = table
+        for duplicate in table.duplicates {
+            let first = duplicate.first.map { " (first defined at \($0))" } ?? ""
+            file.diagnostics.append(Diagnostic(
+                severity: .warning, kind: .duplicateKey, location: duplicate.duplicate,
+                message: "duplicate key '\(Linter.printable(duplicate.key))'\(first); the last value wins",
+                key: duplicate.key))
+        }
+        if table.isEmpty {
+            file.diagnostics.append(Diagnostic(severity: .warning, kind: .emptyFile, message: "file is empty"))
+        }
+        return file
+    }
+
+    private func unreadable(_ error: FileSystemError) -> LintedFile {
+        var file = LintedFile(path: error.path, place: nil)
+        file.diagnostics.append(Diagnostic(severity: .error, kind: .unreadable, message: error.reason))
+        return file
+    }
+
+    /// Warns about keys the development language has and a translation lacks, and the other way round.
+    ///
+    /// Files are grouped by bundle root and table; `Base.lproj` and files that did not parse take no
+    /// part, and a root without the development language is not compared at all.
+    func compareLanguages(_ files: inout [LintedFile]) {
+        var groups: [BundleGroup: [(index: Int, place: BundlePlace)]] = [:]
+        for (index, file) in files.enumerated() {
+            guard let place = file.place, !place.isBase, file.table != nil else { continue }
+            groups[BundleGroup(root: place.root, table: place.table), default: []].append((index, place))
+        }
+        for members in groups.values {
+            guard let reference = members.first(where: { $0.place.isLanguage(developmentLanguage) }),
+                  let referenceTable = files[reference.index].table else {
+                continue
+            }
+            let referenceName = "\(reference.place.folder)/\(reference.place.table).strings"
+            for member in members where !member.place.isLanguage(developmentLanguage) {
+                guard let table = files[member.index].table else { continue }
+                for entry in referenceTable.entries where table[entry.key] == nil {
+                    files[member.index].diagnostics.append(Diagnostic(
+                        severity: .warning, kind: .missingKey,
+                        message: "key '\(Linter.printable(entry.key))' is missing (present in \(referenceName))",
+                        key: entry.key))
+                }
+                for entry in table.entries where referenceTable[entry.key] == nil {
+                    files[member.index].diagnostics.append(Diagnostic(
+                        severity: .warning, kind: .extraKey, location: entry.location,
+                        message: "key '\(Linter.printable(entry.key))' is not in the development language "
+                            + "(\(developmentLanguage))",
+                        key: entry.key))
+                }
+            }
+        }
+    }
+
+    private struct BundleGroup: Hashable {
+        var root: String
+        var table: String
+    }
+
+    /// The key with control characters escaped, so one diagnostic stays on one line.
+    static func printable(_ key: String) -> String {
+        guard key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return key }
+        var result = ""
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\U" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    /// The string with `0`s in front up to `width` characters.
+    func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: Swift.max(0, width - count)) + self
+    }
+}
