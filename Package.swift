@@ -13,13 +13,31 @@ let package = Package(
     ],
     targets: [
         .target(name: "StringsFormat", swiftSettings: strict),
-        .target(name: "HotStringsCLI", dependencies: ["StringsFormat"], swiftSettings: strict),
+        .target(name: "LinuxSystem", swiftSettings: strict),
+        .target(name: "StringsStore", dependencies: ["StringsFormat"], swiftSettings: strict),
+        .target(name: "BundleWatcher", dependencies: ["LinuxSystem", "StringsFormat"], swiftSettings: strict),
+        .target(
+            name: "HotStringsCLI",
+            dependencies: ["StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem"],
+            swiftSettings: strict
+        ),
         .executableTarget(name: "hotstrings", dependencies: ["HotStringsCLI"], swiftSettings: strict),
-        .executableTarget(name: "hotstrings-bench", dependencies: ["StringsFormat"], swiftSettings: strict),
+        .executableTarget(
+            name: "hotstrings-bench",
+            dependencies: ["StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StringsFormatTests",
             dependencies: ["StringsFormat"],
             resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"], swiftSettings: strict),
+        .testTarget(name: "StringsStoreTests", dependencies: ["StringsStore", "StringsFormat"], swiftSettings: strict),
+        .testTarget(
+            name: "BundleWatcherTests",
+            dependencies: ["BundleWatcher", "LinuxSystem", "StringsFormat", "StringsStore"],
             swiftSettings: strict
         ),
         .testTarget(name: "HotStringsCLITests", dependencies: ["HotStringsCLI", "StringsFormat"], swiftSettings: strict),
