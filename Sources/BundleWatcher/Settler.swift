@@ -1,0 +1,125 @@
+/// Decides when a changed path is ready to be read: the watcher's debouncing, as a pure state machine.
+///
+/// The watcher tells it what happened to which path and when; it answers with the next deadline
+/// and, once a deadline has passed, the paths due for a look at the disk. It never does I/O and
+/// takes the time as an argument, so it is tested with a fake clock.
+///
+/// - A finished write (`CLOSE_WRITE`, `MOVED_TO`) is due after a short batching window, shared by all
+///   finished writes: each new one pushes the window back, up to `maximumDelay` after the first, so a
+///   bulk save (`git checkout`, `rsync`, `cp -r`) becomes one batch.
+/// - A path only modified (a writer that keeps the file open) is due once quiet for `settleTime`.
+/// - A removal is due after `settleTime`; the watcher then checks whether the file is still gone, so an
+///   editor's delete-and-recreate never reports a deletion.
+package struct Settler: Sendable {
+    /// The timing rules; the defaults are documented in the README's watcher section.
+    package struct Configuration: Sendable, Hashable {
+        /// How long after the last finished write a batch waits for more.
+        package var batchWindow: Duration
+        /// How long a path must be quiet after a plain modification or a removal.
+        package var settleTime: Duration
+        /// The longest a finished write waits for the batch to close.
+        package var maximumDelay: Duration
+
+        /// Creates a configuration.
+        package init(
+            batchWindow: Duration = .milliseconds(1),
+            settleTime: Duration = .milliseconds(50),
+            maximumDelay: Duration = .milliseconds(100)
+        ) {
+            self.batchWindow = batchWindow
+            self.settleTime = settleTime
+            self.maximumDelay = maximumDelay
+        }
+    }
+
+    /// What happened to a path.
+    package enum Change: Sendable, Hashable {
+        /// The writer is done: `CLOSE_WRITE`, `MOVED_TO`, or a file found by a scan.
+        case finished
+        /// Written to or created, and maybe still being written: `MODIFY`, `CREATE`, `ATTRIB`.
+        case modified
+        /// Gone for now: `DELETE`, `MOVED_FROM`.
+        case removed
+    }
+
+    package typealias Instant = ContinuousClock.Instant
+
+    private enum Pending: Hashable {
+        /// Part of the current batch of finished writes.
+        case inBatch
+        /// Due at its own time.
+        case alone(due: Instant)
+    }
+
+    package let configuration: Configuration
+    private var pending: [String: Pending] = [:]
+    private var batchOpened: Instant?
+    private var batchDue: Instant?
+
+    /// Creates a settler with no pending paths.
+    package init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Whether nothing is waiting.
+    package var isIdle: Bool { pending.isEmpty }
+
+    /// The number of paths waiting.
+    package var pendingCount: Int { pending.count }
+
+    /// Records a change to `path` at `now`.
+    package mutating func note(_ change: Change, to path: String, at now: Instant) {
+        switch change {
+        case .finished:
+            pending[path] = .inBatch
+            let opened = batchOpened ?? now
+            batchOpened = opened
+            batchDue = min(now + configuration.batchWindow, opened + configuration.maximumDelay)
+        case .modified, .removed:
+            // A modification after a finished write means the file is being written again: wait for it.
+            pending[path] = .alone(due: now + configuration.settleTime)
+        }
+    }
+
+    /// The earliest instant at which `takeDue(at:)` will return something, or `nil` when idle.
+    package var nextDeadline: Instant? {
+        var earliest = batchDue
+        for case .alone(let due) in pending.values where earliest.map({ due < $0 }) ?? true {
+            earliest = due
+        }
+        return earliest
+    }
+
+    /// Removes and returns the paths due at `now`, sorted; empty when none is due.
+    ///
+    /// When the batch of finished writes is due, paths waiting on their own that are due within the
+    /// batch window join it, so one look at the disk answers them together.
+    package mutating func takeDue(at now: Instant) -> [String] {
+        var due: [String] = []
+        let batchIsDue = batchDue.map { $0 <= now } ?? false
+        let horizon = batchIsDue ? now + configuration.batchWindow : now
+        for (path, state) in pending {
+            switch state {
+            case .inBatch where batchIsDue:
+                due.append(path)
+            case .alone(let instant) where instant <= horizon:
+                due.append(path)
+            default:
+                break
+            }
+        }
+        for path in due { pending[path] = nil }
+        if batchIsDue {
+            batchOpened = nil
+            batchDue = nil
+        }
+        return due.sorted()
+    }
+
+    /// Forgets everything pending (after a full rescan has made it moot).
+    package mutating func reset() {
+        pending.removeAll()
+        batchOpened = nil
+        batchDue = nil
+    }
+}

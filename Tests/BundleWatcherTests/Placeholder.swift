@@ -1,3 +1,0 @@
-import Testing
-
-@Test func BundleWatcherTestsPlaceholder() { #expect(Bool(true)) }

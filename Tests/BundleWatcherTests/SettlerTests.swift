@@ -1,0 +1,102 @@
+import Testing
+@testable import BundleWatcher
+
+@Suite struct SettlerTests {
+    let start = ContinuousClock.now
+    let configuration = Settler.Configuration(
+        batchWindow: .milliseconds(2), settleTime: .milliseconds(50), maximumDelay: .milliseconds(20)
+    )
+
+    func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
+
+    @Test func aFinishedWriteIsDueAfterTheBatchWindow() {
+        var settler = Settler(configuration: configuration)
+        settler.note(.finished, to: "a", at: at(0))
+        #expect(settler.nextDeadline == at(2))
+        #expect(settler.takeDue(at: at(1)).isEmpty)
+        #expect(settler.takeDue(at: at(2)) == ["a"])
+        #expect(settler.isIdle && settler.nextDeadline == nil)
+    }
+
+    @Test func aBulkSaveIsOneBatch() {
+        var settler = Settler(configuration: configuration)
+        for (index, path) in ["a", "b", "c", "d"].enumerated() { settler.note(.finished, to: path, at: at(index)) }
+        #expect(settler.takeDue(at: at(4)).isEmpty)
+        #expect(settler.takeDue(at: at(5)) == ["a", "b", "c", "d"])
+    }
+
+    @Test func aSteadyStreamOfWritesIsCutAtTheMaximumDelay() {
+        var settler = Settler(configuration: configuration)
+        for millisecond in 0..<30 { settler.note(.finished, to: "f\(millisecond)", at: at(millisecond)) }
+        // The batch opened at 0 must close by 20 even though writes kept coming.
+        #expect(settler.nextDeadline == at(20))
+        #expect(settler.takeDue(at: at(20)).count == 30)
+    }
+
+    @Test func aModifiedFileWaitsUntilQuiet() {
+        var settler = Settler(configuration: configuration)
+        settler.note(.modified, to: "a", at: at(0))
+        settler.note(.modified, to: "a", at: at(30))
+        #expect(settler.takeDue(at: at(50)).isEmpty)
+        #expect(settler.nextDeadline == at(80))
+        #expect(settler.takeDue(at: at(80)) == ["a"])
+    }
+
+    @Test func aCloseAfterModificationsIsDueAtOnce() {
+        var settler = Settler(configuration: configuration)
+        settler.note(.modified, to: "a", at: at(0))
+        settler.note(.finished, to: "a", at: at(1))
+        #expect(settler.takeDue(at: at(3)) == ["a"])
+    }
+
+    @Test func aRemovalWaitsForTheSettleTimeAndARecreationCancelsTheWait() {
+        var settler = Settler(configuration: configuration)
+        settler.note(.removed, to: "gone", at: at(0))
+        settler.note(.removed, to: "back", at: at(0))
+        settler.note(.finished, to: "back", at: at(1))
+        #expect(settler.takeDue(at: at(3)) == ["back"])
+        #expect(settler.takeDue(at: at(49)).isEmpty)
+        #expect(settler.takeDue(at: at(50)) == ["gone"])
+    }
+
+    @Test func pathsDueWithinTheWindowJoinTheBatch() {
+        var settler = Settler(configuration: configuration)
+        settler.note(.removed, to: "r", at: at(0))
+        settler.note(.finished, to: "w", at: at(49))
+        #expect(settler.takeDue(at: at(51)) == ["r", "w"])
+    }
+
+    @Test func resetForgetsEverything() {
+        var settler = Settler(configuration: configuration)
+        settler.note(.finished, to: "a", at: at(0))
+        settler.note(.removed, to: "b", at: at(0))
+        #expect(settler.pendingCount == 2)
+        settler.reset()
+        #expect(settler.isIdle && settler.nextDeadline == nil && settler.takeDue(at: at(100)).isEmpty)
+    }
+}
+
+@Suite struct BundleLayoutTests {
+    @Test(arguments: [
+        ("de.lproj", "de"), ("pt-BR.lproj", "pt-BR"), ("German.lproj", "German"), ("Base.lproj", "Base"),
+        (".de.lproj", nil), ("de.lproj~", nil), (".lproj", nil), ("de", nil), (".~tmp~", nil),
+    ] as [(String, String?)])
+    func languageFolders(_ example: (String, String?)) {
+        #expect(BundleLayout.language(ofFolder: example.0) == example.1)
+    }
+
+    @Test(arguments: [
+        ("Localizable.strings", "Localizable"), ("InfoPlist.strings", "InfoPlist"),
+        (".Localizable.strings.Xa9f3Q", nil), (".Localizable.strings.swp", nil), ("Localizable.strings~", nil),
+        ("4913", nil), ("..data", nil), (".strings", nil), ("Localizable.stringsdict", nil),
+    ] as [(String, String?)])
+    func tableFiles(_ example: (String, String?)) {
+        #expect(BundleLayout.table(ofFile: example.0) == example.1)
+    }
+
+    @Test func symlinkSwapNames() {
+        #expect(BundleLayout.isSymlinkSwap("..data"))
+        #expect(BundleLayout.isSymlinkSwap("..data_tmp"))
+        #expect(!BundleLayout.isSymlinkSwap("Localizable.strings"))
+    }
+}
