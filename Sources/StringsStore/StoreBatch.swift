@@ -1,0 +1,91 @@
+import StringsFormat
+
+/// A file that could not be read or parsed, with where in it the problem is when that is known.
+public struct FileProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The path relative to the bundle root, such as `de.lproj/Localizable.strings`.
+    public var file: String
+    /// The 1-based line, when the problem has one.
+    public var line: Int?
+    /// The 1-based column, when the problem has one.
+    public var column: Int?
+    /// What went wrong.
+    public var message: String
+
+    /// Creates a problem report.
+    public init(file: String, line: Int? = nil, column: Int? = nil, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// Reports a parse error of `file` at the error's line and column.
+    public init(file: String, _ error: ParseError) {
+        self.init(file: file, line: error.line, column: error.column, message: error.reason)
+    }
+
+    /// `file:line:column: error: message`, leaving out what is unknown.
+    public var description: String {
+        var place = file
+        if let line { place += ":\(line)" }
+        if let column { place += ":\(column)" }
+        return "\(place): error: \(message)"
+    }
+}
+
+/// What happened to one file: it was parsed, it failed, or it is gone.
+public struct TableUpdate: Sendable {
+    /// What the file holds now.
+    public enum Content: Sendable {
+        /// The file was read and parsed.
+        case parsed(StringsTable)
+        /// The file could not be read or parsed; the last good table stays served.
+        case failed(FileProblem)
+        /// The file no longer exists (or is no longer a table).
+        case removed
+    }
+
+    /// The table the file holds.
+    public var id: TableID
+    /// The path relative to the bundle root, such as `de.lproj/Localizable.strings`.
+    public var file: String
+    /// What the file holds now.
+    public var content: Content
+
+    /// Creates an update.
+    public init(id: TableID, file: String, content: Content) {
+        self.id = id
+        self.file = file
+        self.content = content
+    }
+}
+
+/// Why subscribers must drop what they hold and take a fresh snapshot.
+public enum ResyncReason: String, Sendable, Hashable, CaseIterable {
+    /// The kernel's event queue overflowed; the bundle was scanned again.
+    case overflow
+    /// The bundle root was deleted; the last good tables are still served.
+    case rootRemoved = "root-removed"
+    /// The bundle root came back and was scanned again.
+    case rootRestored = "root-restored"
+    /// A subscriber fell too far behind to be sent the events it missed.
+    case slowClient = "slow-client"
+}
+
+/// The updates of one settled batch of changes, applied to the store at once.
+public struct StoreBatch: Sendable {
+    /// The files that changed, applied in order (a later update of the same file wins).
+    public var updates: [TableUpdate]
+    /// Whether `updates` describe every file of the bundle (after a scan): files not mentioned are
+    /// gone and their tables are deleted.
+    public var isFullScan: Bool
+    /// Set when the batch comes from a rescan that subscribers must be told about.
+    public var resync: ResyncReason?
+
+    /// Creates a batch.
+    public init(updates: [TableUpdate], isFullScan: Bool = false, resync: ResyncReason? = nil) {
+        self.updates = updates
+        self.isFullScan = isFullScan
+        self.resync = resync
+    }
+}

@@ -1,0 +1,237 @@
+import StringsFormat
+
+/// The cache of a bundle's tables: applies batches of file changes, numbers the events they cause,
+/// and answers lookups through the language fallback chain.
+///
+/// Every event gets the next `seq`; `epoch` is random per store so that a client holding a `seq`
+/// from an earlier run can tell it is stale.
+///
+/// Several files can hold the same table in an odd bundle (`German.lproj/Localizable.strings` and
+/// `de.lproj/Localizable.strings` are both `de/Localizable`). The store keeps each file's table
+/// and serves the one most recently parsed; when that file is removed, the other file's table is
+/// served again (reported as an update), and the table is deleted only when no file holds it.
+/// A file that fails to parse does not change which file is served.
+public actor StringsStore {
+    /// A file the store has a good table for.
+    struct FileState: Sendable {
+        var id: TableID
+        var table: StringsTable
+        /// When the table was parsed, in applied updates; the highest stamp of a table's files wins.
+        var stamp: UInt64
+    }
+
+    /// The table served for an identifier and the file it came from.
+    struct Served: Sendable {
+        var file: String
+        var table: StringsTable
+        var stamp: UInt64
+    }
+
+    /// Random per store, below 2^53 so that a JSON number carries it exactly.
+    public nonisolated let epoch: UInt64
+    /// The canonical development language: the fallback after the selected language.
+    public nonisolated let developmentLanguage: String
+    /// The `seq` of the last event, 0 before any.
+    public private(set) var seq: UInt64 = 0
+    /// The canonical app language chosen with `selectLanguage(_:)`, or `nil`.
+    public private(set) var selectedLanguage: String?
+
+    private let developmentTag: LanguageTag
+    /// Where every lookup's chain ends: the selected language, the development language, `Base`.
+    private var chainTail: [LanguageTag] = []
+    private var files: [String: FileState] = [:]
+    private var filesByID: [TableID: [String]] = [:]
+    private var served: [TableID: Served] = [:]
+    private var lastStamp: UInt64 = 0
+
+    /// Creates an empty store.
+    ///
+    /// - Parameters:
+    ///   - developmentLanguage: the language lookups fall back to before `Base`; it must be a valid
+    ///     tag (check user input with `LanguageTag(_:)` first).
+    ///   - selectedLanguage: a selection restored from an earlier run; kept without checking that
+    ///     the bundle has it (there are no tables yet), dropped if it is not a tag.
+    ///   - epoch: a fixed epoch for tests; random when `nil`.
+    public init(developmentLanguage: String = "en", selectedLanguage: String? = nil, epoch: UInt64? = nil) {
+        guard let tag = LanguageTag(developmentLanguage) else {
+            preconditionFailure("invalid development language '\(developmentLanguage)'")
+        }
+        self.developmentTag = tag
+        self.developmentLanguage = tag.identifier
+        self.epoch = epoch ?? UInt64.random(in: 1..<(1 << 53))
+        let selected = selectedLanguage.flatMap { LanguageTag($0) }.flatMap { $0.isBase ? nil : $0 }
+        self.selectedLanguage = selected?.identifier
+        self.chainTail = Self.chainTail(selected: selected, development: tag)
+    }
+
+    // MARK: - Applying changes
+
+    /// Applies one batch and returns the events it causes, each with the next `seq`.
+    ///
+    /// The events come in this order: `resync` when the batch has a reason; one `reload` listing
+    /// every table whose keys or values changed (none when nothing did, as when a file is written
+    /// again with the same content); an `error` for each failed update, in batch order.
+    ///
+    /// - Complexity: O(k) in the keys of the tables the batch touches.
+    public func apply(_ batch: StoreBatch) -> [StoreEvent] {
+        var before: [TableID: Served?] = [:]
+        var problems: [FileProblem] = []
+        var seen = Set<String>(minimumCapacity: batch.isFullScan ? batch.updates.count : 0)
+
+        for update in batch.updates {
+            if batch.isFullScan { seen.insert(update.file) }
+            switch update.content {
+            case .parsed(let table):
+                if let existing = files[update.file], existing.id != update.id {
+                    remove(file: update.file, remembering: &before)
+                }
+                remember(update.id, in: &before)
+                lastStamp += 1
+                if files.updateValue(FileState(id: update.id, table: table, stamp: lastStamp),
+                                     forKey: update.file) == nil {
+                    filesByID[update.id, default: []].append(update.file)
+                }
+            case .failed(let problem):
+                problems.append(problem)
+            case .removed:
+                remove(file: update.file, remembering: &before)
+            }
+        }
+        if batch.isFullScan {
+            for file in files.keys where !seen.contains(file) { remove(file: file, remembering: &before) }
+        }
+
+        var changes: [TableChange] = []
+        for (id, old) in before.sorted(by: { $0.key < $1.key }) {
+            let new = servedTable(for: id)
+            served[id] = new
+            guard old?.stamp != new?.stamp else { continue }
+            let file = new?.file ?? old?.file ?? ""
+            if let change = TableChange.between(old?.table, new?.table, id: id, file: file) {
+                changes.append(change)
+            }
+        }
+
+        var events: [StoreEvent] = []
+        if let reason = batch.resync { events.append(.resync(seq: nextSeq(), reason: reason)) }
+        if !changes.isEmpty { events.append(.reload(seq: nextSeq(), changes: changes)) }
+        for problem in problems { events.append(.error(seq: nextSeq(), problem)) }
+        return events
+    }
+
+    private func nextSeq() -> UInt64 {
+        seq += 1
+        return seq
+    }
+
+    /// Notes what `id` served before the batch touched it, once per batch.
+    private func remember(_ id: TableID, in before: inout [TableID: Served?]) {
+        if before.index(forKey: id) == nil { before.updateValue(served[id], forKey: id) }
+    }
+
+    private func remove(file: String, remembering before: inout [TableID: Served?]) {
+        guard let state = files.removeValue(forKey: file) else { return }
+        remember(state.id, in: &before)
+        filesByID[state.id]?.removeAll { $0 == file }
+        if filesByID[state.id]?.isEmpty == true { filesByID[state.id] = nil }
+    }
+
+    /// The table of the most recently parsed file that holds `id`.
+    private func servedTable(for id: TableID) -> Served? {
+        var best: Served?
+        for file in filesByID[id] ?? [] {
+            guard let state = files[file], state.stamp > best?.stamp ?? 0 else { continue }
+            best = Served(file: file, table: state.table, stamp: state.stamp)
+        }
+        return best
+    }
+
+    // MARK: - Reading
+
+    /// The served tables, optionally only those of some languages (matched exactly, after
+    /// canonicalization) and table names, sorted by language and table.
+    public func snapshot(languages: [String]? = nil, tables: [String]? = nil) -> Snapshot {
+        let languageFilter = languages.map { Set($0.compactMap { LanguageTag($0) }) }
+        let tableFilter = tables.map(Set.init)
+        var selected: [TableSnapshot] = []
+        for (id, entry) in served {
+            if let languageFilter, !languageFilter.contains(id.language) { continue }
+            if let tableFilter, !tableFilter.contains(id.table) { continue }
+            selected.append(TableSnapshot(id: id, file: entry.file, table: entry.table))
+        }
+        selected.sort { $0.id < $1.id }
+        return Snapshot(epoch: epoch, seq: seq, tables: selected)
+    }
+
+    /// The table served for `id`, or `nil`.
+    public func table(_ id: TableID) -> StringsTable? {
+        served[id]?.table
+    }
+
+    /// Looks `key` up in `table`, trying each language of the fallback chain in turn.
+    ///
+    /// The chain is each preference followed by its more general tags (`de-CH`, `de`), then the
+    /// selected app language and its general tags, then the development language, then `Base`.
+    /// Preferences that are not tags are skipped. When no language has the key, the value is the key
+    /// itself, `language` is `nil` and `found` is false.
+    ///
+    /// - Complexity: O(length of the chain).
+    public func lookup(_ key: String, table: String = "Localizable", preferences: [String]) -> Lookup {
+        for preference in preferences {
+            guard let tag = LanguageTag(preference) else { continue }
+            for language in tag.fallbacks {
+                if let found = lookup(key, table: table, language: language) { return found }
+            }
+        }
+        for language in chainTail {
+            if let found = lookup(key, table: table, language: language) { return found }
+        }
+        return Lookup(value: key, language: nil, found: false)
+    }
+
+    private func lookup(_ key: String, table: String, language: LanguageTag) -> Lookup? {
+        guard let value = served[TableID(language: language, table: table)]?.table[key] else { return nil }
+        return Lookup(value: value, language: language.identifier, found: true)
+    }
+
+    /// The languages that have tables, sorted, with each table's key count.
+    public func languages() -> [LanguageSummary] {
+        var byLanguage: [LanguageTag: [String: Int]] = [:]
+        for (id, entry) in served { byLanguage[id.language, default: [:]][id.table] = entry.table.count }
+        return byLanguage.sorted { $0.key < $1.key }.map {
+            LanguageSummary(language: $0.key.identifier, tables: $0.value)
+        }
+    }
+
+    // MARK: - The app language
+
+    /// Selects the app language that lookups try after the requested ones, or clears it with `nil`.
+    ///
+    /// A language is supported when the bundle has a table in it or in one of its more general tags
+    /// (`de-CH` is accepted when there is `de`); `Base` is not a language to select. Selecting the
+    /// language already selected returns no event.
+    ///
+    /// - Returns: a `language` event with the next `seq`, or nothing when the selection is unchanged.
+    /// - Throws: `StoreError.unsupportedLanguage` listing the available languages.
+    public func selectLanguage(_ language: String?) throws(StoreError) -> [StoreEvent] {
+        var tag: LanguageTag?
+        if let language {
+            let available = Set(served.keys.lazy.map(\.language).filter { !$0.isBase })
+            guard let requested = LanguageTag(language), !requested.isBase,
+                  requested.fallbacks.contains(where: available.contains)
+            else {
+                throw .unsupportedLanguage(language, available: available.map(\.identifier).sorted())
+            }
+            tag = requested
+        }
+        guard tag?.identifier != selectedLanguage else { return [] }
+        let previous = selectedLanguage
+        selectedLanguage = tag?.identifier
+        chainTail = Self.chainTail(selected: tag, development: developmentTag)
+        return [.language(seq: nextSeq(), language: selectedLanguage, previous: previous)]
+    }
+
+    private static func chainTail(selected: LanguageTag?, development: LanguageTag) -> [LanguageTag] {
+        (selected?.fallbacks ?? []) + development.fallbacks + [.base]
+    }
+}

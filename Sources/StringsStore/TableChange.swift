@@ -1,0 +1,146 @@
+import StringsFormat
+
+/// A key and its value, as a reload reports them.
+public struct KeyValue: Sendable, Hashable {
+    /// The key.
+    public var key: String
+    /// The value.
+    public var value: String
+
+    /// Creates a pair.
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// How one table changed in a batch: the keys added, the keys whose value changed, the keys removed.
+///
+/// A created table reports all its keys as added and a deleted one all its keys as removed. Those
+/// lists are made from the table only when read, so applying the first scan of a large bundle does
+/// not build a second copy of every string that nobody may look at.
+public struct TableChange: Sendable, Equatable {
+    /// Whether the table appeared, changed or disappeared.
+    public enum Kind: String, Sendable, Hashable {
+        /// The table did not exist before the batch.
+        case created
+        /// The table existed and some keys or values differ.
+        case updated
+        /// The table is gone.
+        case deleted
+    }
+
+    /// Where the keys come from: a whole table, or lists made by a diff.
+    enum Keys: Sendable {
+        case all(StringsTable)
+        case diff(added: [KeyValue], changed: [KeyValue], removed: [String])
+    }
+
+    /// The language of the table, in canonical form.
+    public var language: String
+    /// The table name.
+    public var table: String
+    /// The file the table was read from, relative to the bundle root (for a deletion, the file that went).
+    public var file: String
+    /// Whether the table appeared, changed or disappeared.
+    public var kind: Kind
+    var keys: Keys
+
+    /// Creates a change from explicit lists.
+    public init(
+        language: String, table: String, file: String, kind: Kind,
+        added: [KeyValue] = [], changed: [KeyValue] = [], removed: [String] = []
+    ) {
+        self.init(language: language, table: table, file: file, kind: kind,
+                  keys: .diff(added: added, changed: changed, removed: removed))
+    }
+
+    init(language: String, table: String, file: String, kind: Kind, keys: Keys) {
+        self.language = language
+        self.table = table
+        self.file = file
+        self.kind = kind
+        self.keys = keys
+    }
+
+    /// The keys that are new, with their values, in the source order of the new table.
+    ///
+    /// - Complexity: O(n) for a created table, whose entries are read on each access.
+    public var added: [KeyValue] {
+        switch keys {
+        case .all(let table) where kind == .created:
+            table.entries.map { KeyValue(key: $0.key, value: $0.value) }
+        case .all: []
+        case .diff(let added, _, _): added
+        }
+    }
+
+    /// The keys whose value changed, with their new values, in the source order of the new table.
+    public var changed: [KeyValue] {
+        switch keys {
+        case .all: []
+        case .diff(_, let changed, _): changed
+        }
+    }
+
+    /// The keys that are gone, in the source order of the old table.
+    ///
+    /// - Complexity: O(n) for a deleted table, whose keys are read on each access.
+    public var removed: [String] {
+        switch keys {
+        case .all(let table) where kind == .deleted: table.keys
+        case .all: []
+        case .diff(_, _, let removed): removed
+        }
+    }
+
+    /// Changes are equal when they name the same table and file and report the same keys.
+    public static func == (lhs: TableChange, rhs: TableChange) -> Bool {
+        lhs.language == rhs.language && lhs.table == rhs.table && lhs.file == rhs.file && lhs.kind == rhs.kind
+            && lhs.added == rhs.added && lhs.changed == rhs.changed && lhs.removed == rhs.removed
+    }
+
+    /// The change from `old` to `new` for the table `id`, or `nil` when no key or value differs.
+    ///
+    /// Keys and values are compared by their exact UTF-8 bytes, without Unicode normalization, as
+    /// CoreFoundation compares keys: rewriting a value in another normalization form is a change.
+    ///
+    /// - Complexity: O(n + m) for tables of n and m keys.
+    static func between(_ old: StringsTable?, _ new: StringsTable?, id: TableID, file: String) -> TableChange? {
+        let language = id.language.identifier
+        switch (old, new) {
+        case (nil, nil):
+            return nil
+        case (nil, let new?):
+            return TableChange(language: language, table: id.table, file: file, kind: .created, keys: .all(new))
+        case (let old?, nil):
+            return TableChange(language: language, table: id.table, file: file, kind: .deleted, keys: .all(old))
+        case (let old?, let new?):
+            var added: [KeyValue] = []
+            var changed: [KeyValue] = []
+            var common = 0
+            for entry in new.entries {
+                if let previous = old[entry.key] {
+                    common += 1
+                    if !Self.sameBytes(previous, entry.value) {
+                        changed.append(KeyValue(key: entry.key, value: entry.value))
+                    }
+                } else {
+                    added.append(KeyValue(key: entry.key, value: entry.value))
+                }
+            }
+            var removed: [String] = []
+            // Every key of `new` that `old` has was counted, so `old` lost keys only if it has more.
+            if common < old.count {
+                removed = old.keys.filter { new[$0] == nil }
+            }
+            guard !added.isEmpty || !changed.isEmpty || !removed.isEmpty else { return nil }
+            return TableChange(language: language, table: id.table, file: file, kind: .updated,
+                               keys: .diff(added: added, changed: changed, removed: removed))
+        }
+    }
+
+    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8)
+    }
+}
