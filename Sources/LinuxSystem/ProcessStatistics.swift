@@ -1,0 +1,46 @@
+import Glibc
+
+/// Resource usage of this process, for the benchmarks and the daemon's `status`.
+package enum ProcessStatistics {
+    /// The CPU time this process has used, user plus system, from `getrusage(RUSAGE_SELF)`.
+    package static func cpuTime() -> Duration {
+        let usage = resourceUsage()
+        let seconds = Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)
+        let microseconds = Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)
+        return .seconds(seconds) + .microseconds(microseconds)
+    }
+
+    /// The largest resident set this process has had, in bytes, from `getrusage(RUSAGE_SELF)` (`ru_maxrss`
+    /// is in KiB on Linux).
+    package static func peakResidentBytes() -> Int {
+        resourceUsage().ru_maxrss * 1024
+    }
+
+    /// This process's ID, from `getpid`.
+    package static var processID: Int32 {
+        getpid()
+    }
+
+    /// The real user ID, from `getuid`.
+    package static var userID: UInt32 {
+        getuid()
+    }
+
+    private static func resourceUsage() -> rusage {
+        var usage = rusage()
+        let result = getrusage(RUSAGE_SELF.rawValue, &usage)
+        precondition(result == 0, "getrusage(RUSAGE_SELF) failed: \(Errno.current)")
+        return usage
+    }
+}
+
+/// The process environment.
+package enum Environment {
+    /// The value of the environment variable `name`, from `getenv`; nil when it is not set.
+    package static func value(_ name: String) -> String? {
+        guard let value = getenv(name) else {
+            return nil
+        }
+        return String(cString: value)
+    }
+}
