@@ -2,7 +2,8 @@
 ///
 /// Tags are read case-insensitively with `_` and `-` as the same separator, and written in the
 /// usual BCP 47 casing: the language subtag in lower case (`zh`), a four-letter script in title case
-/// (`Hans`), a two-letter or three-digit region in upper case (`CN`, `419`), anything else in lower
+/// (`Hans`), a two-letter or three-digit region in upper case (`CN`, `419`), anything else (variants,
+/// and everything from an extension's one-letter singleton on, as in `en-US-u-ca-gregory`) in lower
 /// case. So `zh_hans_cn`, `ZH-HANS-CN` and `zh-Hans-CN` are one tag. The old English folder names
 /// Xcode once wrote (`English.lproj`, `German.lproj`, ...) map to their codes, and `Base` (the folder
 /// of base internationalization) stays `Base`.
@@ -63,7 +64,12 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
             }
         }
         var parts = [subtags[0]]
-        for subtag in subtags.dropFirst() { parts.append(Self.canonicalCase(ofSubtag: subtag)) }
+        // Scripts and regions come before the first singleton (`u-`, `x-`); what follows stays lower case.
+        var isInExtension = false
+        for subtag in subtags.dropFirst() {
+            isInExtension = isInExtension || subtag.utf8.count == 1
+            parts.append(isInExtension ? subtag : Self.canonicalCase(ofSubtag: subtag))
+        }
         self.init(canonical: parts.joined(separator: "-"))
     }
 

@@ -37,14 +37,14 @@ public struct TableChange: Sendable, Equatable {
     }
 
     /// The language of the table, in canonical form.
-    public var language: String
+    public let language: String
     /// The table name.
-    public var table: String
+    public let table: String
     /// The file the table was read from, relative to the bundle root (for a deletion, the file that went).
-    public var file: String
+    public let file: String
     /// Whether the table appeared, changed or disappeared.
-    public var kind: Kind
-    var keys: Keys
+    public let kind: Kind
+    let keys: Keys
 
     /// Creates a change from explicit lists.
     public init(

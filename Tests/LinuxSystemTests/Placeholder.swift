@@ -1,3 +1,0 @@
-import Testing
-
-@Test func LinuxSystemTestsPlaceholder() { #expect(Bool(true)) }
