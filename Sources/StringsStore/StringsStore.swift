@@ -231,6 +231,12 @@ public actor StringsStore {
         return [.language(seq: nextSeq(), language: selectedLanguage, previous: previous)]
     }
 
+    /// Numbers problems that are not about one table's content (a folder that cannot be watched, a
+    /// folder name that is no language) as `error` events; nothing is served differently.
+    public func report(_ problems: [FileProblem]) -> [StoreEvent] {
+        problems.map { .error(seq: nextSeq(), $0) }
+    }
+
     private static func chainTail(selected: LanguageTag?, development: LanguageTag) -> [LanguageTag] {
         (selected?.fallbacks ?? []) + development.fallbacks + [.base]
     }

@@ -1,0 +1,122 @@
+import Foundation
+import LinuxSystem
+import Synchronization
+
+/// Watches a bundle directory with inotify and hands on one `WatchBatch` per settled change.
+///
+/// The watcher runs on a thread of its own, blocked in `epoll_wait` until the kernel has events or a
+/// settle deadline passes; it never polls, so an idle bundle costs no CPU. The first batch is a full
+/// scan of the bundle. Batches are delivered on the watcher's thread, in order.
+package final class BundleWatcher: Sendable {
+    /// How the watcher reads and settles.
+    package struct Options: Sendable {
+        /// Settle and batching times.
+        package var settling = Settler.Configuration()
+        /// Files larger than this are reported as errors and not read (16 MiB by default).
+        package var maximumFileSize = 16 << 20
+        /// Batches at least this large are parsed in parallel.
+        package var parallelParseThreshold = 16
+
+        /// Creates the default options.
+        package init() {}
+    }
+
+    private struct Control {
+        var isStopping = false
+        var rescan: ResyncCause?
+        var status: WatcherStatus
+    }
+
+    /// The bundle root, resolved to an absolute path without symlinks.
+    package let root: String
+    private let options: Options
+    private let inotify: Inotify
+    private let poller: Poller
+    private let control: Mutex<Control>
+    private let finished = Mutex(false)
+
+    /// Prepares a watcher for the bundle at `root`.
+    ///
+    /// - Throws: `SystemError` when the root cannot be resolved or inotify cannot be set up.
+    package init(root: String, options: Options = Options()) throws(SystemError) {
+        self.root = try FileSystem.resolvedPath(root)
+        self.options = options
+        inotify = try Inotify()
+        poller = try Poller()
+        try poller.add(inotify.fileDescriptor)
+        control = Mutex(Control(status: WatcherStatus(
+            root: self.root, isRootPresent: true, watchedDirectories: 0, files: 0, pendingPaths: 0
+        )))
+    }
+
+    /// Starts watching; `onBatch` is called on the watcher's thread, first with the full scan.
+    package func start(onBatch: @escaping @Sendable (WatchBatch) -> Void) {
+        let reader = TableReader(
+            root: root, maximumFileSize: options.maximumFileSize, parallelThreshold: options.parallelParseThreshold
+        )
+        let settler = Settler(configuration: options.settling)
+        let thread = Thread { [self] in
+            run(WatchLoop(root: root, inotify: inotify, reader: reader, settler: settler), onBatch: onBatch)
+        }
+        thread.name = "hotstrings-watcher"
+        thread.start()
+    }
+
+    /// Asks for a full rescan of the bundle (as SIGHUP does).
+    package func rescan() {
+        control.withLock { $0.rescan = .requested }
+        poller.wake()
+    }
+
+    /// Stops the watcher: its thread ends at its next wake-up, which `stop` causes at once.
+    package func stop() {
+        control.withLock { $0.isStopping = true }
+        poller.wake()
+    }
+
+    /// Whether the watcher's thread has ended.
+    package var hasFinished: Bool { finished.withLock { $0 } }
+
+    /// What the watcher is doing now.
+    package var status: WatcherStatus { control.withLock { $0.status } }
+
+    private func run(_ loop: WatchLoop, onBatch: @Sendable (WatchBatch) -> Void) {
+        defer {
+            inotify.close()
+            poller.close()
+            finished.withLock { $0 = true }
+        }
+        onBatch(loop.start())
+        publish(loop)
+        while true {
+            let timeout = loop.nextDeadline.map { max(.zero, $0 - .now) }
+            let ready: [Int32]
+            do {
+                ready = try poller.wait(timeout: timeout)
+            } catch {
+                onBatch(WatchBatch(problems: [WatchProblem(file: ".", message: "watcher stopped: \(error)")]))
+                return
+            }
+            let (isStopping, rescan) = control.withLock { state in
+                defer { state.rescan = nil }
+                return (state.isStopping, state.rescan)
+            }
+            if isStopping { return }
+            if let rescan { loop.requestRescan(rescan) }
+            if ready.contains(inotify.fileDescriptor) {
+                do {
+                    loop.handle(try inotify.readEvents(), at: .now)
+                } catch {
+                    loop.requestRescan(.overflow)
+                }
+            }
+            if let batch = loop.takeSettled(at: .now) { onBatch(batch) }
+            publish(loop)
+        }
+    }
+
+    private func publish(_ loop: WatchLoop) {
+        let statistics = loop.statistics
+        control.withLock { $0.status = statistics }
+    }
+}

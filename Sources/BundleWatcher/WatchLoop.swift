@@ -1,0 +1,323 @@
+import LinuxSystem
+import StringsFormat
+
+/// The watcher's state and event handling, confined to the watcher's thread.
+///
+/// Watches are on directories only: the root and each `.lproj` folder. Paths are derived from the
+/// current tree (watch descriptor → folder name, updated on every rename); events from watch
+/// descriptors it no longer knows are ignored.
+final class WatchLoop {
+    private enum Watched {
+        case root
+        case folder(String)
+        /// The root's parent, watched while the root is gone, to see it come back.
+        case parent
+    }
+
+    private static let folderMask: InotifyMask = [
+        .closeWrite, .movedTo, .movedFrom, .create, .delete, .modify, .attrib,
+        .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
+    ]
+    private static let rootMask: InotifyMask = [
+        .movedTo, .movedFrom, .create, .delete, .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
+    ]
+
+    let root: String
+    private let inotify: Inotify
+    private let reader: TableReader
+    private var settler: Settler
+    private var watches: [Int32: Watched] = [:]
+    private var folderWatches: [String: Int32] = [:]
+    /// Tables that exist on disk as far as the last look knew, parsed or not.
+    private var known: Set<TableLocation> = []
+    private var rootIsPresent = true
+    private var pendingProblems: [WatchProblem] = []
+    private var pendingRescan: ResyncCause?
+
+    init(root: String, inotify: Inotify, reader: TableReader, settler: Settler) {
+        self.root = root
+        self.inotify = inotify
+        self.reader = reader
+        self.settler = settler
+    }
+
+    /// The next instant at which `takeSettled` has something, or `nil`.
+    var nextDeadline: ContinuousClock.Instant? {
+        pendingRescan != nil || !pendingProblems.isEmpty ? .now : settler.nextDeadline
+    }
+
+    /// A summary for `status`.
+    var statistics: WatcherStatus {
+        WatcherStatus(
+            root: root, isRootPresent: rootIsPresent, watchedDirectories: watches.count,
+            files: known.count, pendingPaths: settler.pendingCount
+        )
+    }
+
+    /// Watches the root and its language folders and reads every table: the first batch.
+    func start() -> WatchBatch {
+        scan(cause: nil)
+    }
+
+    /// Asks for a full rescan at the next turn of the loop.
+    func requestRescan(_ cause: ResyncCause) {
+        pendingRescan = (cause)
+    }
+
+    // MARK: - Events
+
+    /// Takes in one read's worth of events.
+    func handle(_ events: [InotifyEvent], at now: ContinuousClock.Instant) {
+        for event in events {
+            if event.mask.contains(.queueOverflow) {
+                pendingRescan = (.overflow)
+                continue
+            }
+            guard let watched = watches[event.watch] else { continue }
+            if event.mask.contains(.ignored) {
+                forget(watch: event.watch)
+                continue
+            }
+            switch watched {
+            case .root: handleRootEvent(event, at: now)
+            case .folder(let folder): handleFolderEvent(event, in: folder, at: now)
+            case .parent: handleParentEvent(event)
+            }
+        }
+    }
+
+    private func handleRootEvent(_ event: InotifyEvent, at now: ContinuousClock.Instant) {
+        if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
+            rootLost()
+            return
+        }
+        guard let language = BundleLayout.language(ofFolder: event.name) else { return }
+        if event.mask.contains(.create) || event.mask.contains(.movedTo) {
+            addFolder(event.name, language: language, at: now)
+        } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
+            removeFolder(event.name, at: now)
+        }
+    }
+
+    private func handleFolderEvent(_ event: InotifyEvent, in folder: String, at now: ContinuousClock.Instant) {
+        guard let language = BundleLayout.language(ofFolder: folder) else { return }
+        if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
+            if folderWatches[folder] == event.watch { removeFolder(folder, at: now) }
+            return
+        }
+        if BundleLayout.isSymlinkSwap(event.name) {
+            // A ConfigMap update: every symlinked table may now point at new content.
+            if event.mask.contains(.movedTo) || event.mask.contains(.create) { rescanFolder(folder, language: language, at: now) }
+            return
+        }
+        guard let table = BundleLayout.table(ofFile: event.name) else { return }
+        let path = TableLocation(folderLanguage: language, table: table).relativePath
+        if event.mask.contains(.closeWrite) || event.mask.contains(.movedTo) {
+            settler.note(.finished, to: path, at: now)
+        } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
+            settler.note(.removed, to: path, at: now)
+        } else {
+            settler.note(.modified, to: path, at: now)
+        }
+    }
+
+    private func handleParentEvent(_ event: InotifyEvent) {
+        guard event.name == rootName, event.mask.contains(.create) || event.mask.contains(.movedTo) else { return }
+        restoreRoot()
+    }
+
+    // MARK: - Settling
+
+    /// The batch of whatever settled by `now`, or `nil` when nothing did.
+    func takeSettled(at now: ContinuousClock.Instant) -> WatchBatch? {
+        var batch = WatchBatch()
+        batch.problems = pendingProblems
+        pendingProblems = []
+        if let cause = pendingRescan {
+            pendingRescan = nil
+            if cause == .rootRemoved {
+                // The last good tables stay served; nothing is deleted until the root is back and scanned.
+                batch.resync = .rootRemoved
+                return batch
+            }
+            if rootIsPresent || cause == .rootRestored {
+                var scanned = scan(cause: cause)
+                scanned.problems = batch.problems + scanned.problems
+                return scanned
+            }
+        }
+        let due = settler.takeDue(at: now).compactMap(location(ofRelativePath:))
+        let contents = reader.read(due)
+        for (location, content) in zip(due, contents) {
+            if let content {
+                known.insert(location)
+                batch.changes.append(FileChange(location: location, content: content))
+            } else if known.remove(location) != nil {
+                batch.changes.append(FileChange(location: location, content: .removed))
+            }
+        }
+        return batch.isEmpty ? nil : batch
+    }
+
+    // MARK: - The tree
+
+    /// Watches the root and every language folder, reads every table, and reports them all.
+    private func scan(cause: ResyncCause?) -> WatchBatch {
+        var batch = WatchBatch(isFullScan: true, resync: cause)
+        settler.reset()
+        batch.problems = pendingProblems
+        pendingProblems = []
+        if !watches.values.contains(where: { if case .root = $0 { true } else { false } }) {
+            do {
+                let watch = try inotify.addWatch(root, mask: Self.rootMask)
+                watches[watch] = .root
+                rootIsPresent = true
+            } catch {
+                batch.problems.append(watchProblem(error, path: "."))
+                rootLost()
+                return batch
+            }
+        }
+        var locations: [TableLocation] = []
+        let folders = (try? FileSystem.listDirectory(atPath: root)) ?? []
+        var present: Set<String> = []
+        for entry in folders {
+            guard let language = BundleLayout.language(ofFolder: entry.name), isDirectory(entry.name) else { continue }
+            present.insert(entry.name)
+            if folderWatches[entry.name] == nil, let problem = watchFolder(entry.name) { batch.problems.append(problem) }
+            locations += tables(inFolder: entry.name, language: language)
+        }
+        for (folder, watch) in folderWatches where !present.contains(folder) {
+            inotify.removeWatch(watch)
+            forget(watch: watch)
+        }
+        let contents = reader.read(locations)
+        known = []
+        for (location, content) in zip(locations, contents) {
+            guard let content else { continue }
+            known.insert(location)
+            batch.changes.append(FileChange(location: location, content: content))
+        }
+        return batch
+    }
+
+    private func addFolder(_ folder: String, language: String, at now: ContinuousClock.Instant) {
+        guard isDirectory(folder) else { return }
+        if folderWatches[folder] == nil, let problem = watchFolder(folder) {
+            pendingProblems.append(problem)
+            return
+        }
+        // Files written before the watch existed produce no events: find them now.
+        rescanFolder(folder, language: language, at: now)
+    }
+
+    private func rescanFolder(_ folder: String, language: String, at now: ContinuousClock.Instant) {
+        let found = tables(inFolder: folder, language: language)
+        for location in found { settler.note(.finished, to: location.relativePath, at: now) }
+        let foundSet = Set(found)
+        for location in known where location.folderLanguage == language && !foundSet.contains(location) {
+            settler.note(.removed, to: location.relativePath, at: now)
+        }
+    }
+
+    private func removeFolder(_ folder: String, at now: ContinuousClock.Instant) {
+        if let watch = folderWatches[folder] {
+            inotify.removeWatch(watch)
+            forget(watch: watch)
+        }
+        guard let language = BundleLayout.language(ofFolder: folder) else { return }
+        for location in known where location.folderLanguage == language {
+            settler.note(.removed, to: location.relativePath, at: now)
+        }
+    }
+
+    private func watchFolder(_ folder: String) -> WatchProblem? {
+        do {
+            let watch = try inotify.addWatch(root + "/" + folder, mask: Self.folderMask)
+            watches[watch] = .folder(folder)
+            folderWatches[folder] = watch
+            return nil
+        } catch {
+            return watchProblem(error, path: folder)
+        }
+    }
+
+    private func forget(watch: Int32) {
+        if case .folder(let folder) = watches[watch], folderWatches[folder] == watch { folderWatches[folder] = nil }
+        watches[watch] = nil
+    }
+
+    private func tables(inFolder folder: String, language: String) -> [TableLocation] {
+        guard let entries = try? FileSystem.listDirectory(atPath: root + "/" + folder) else { return [] }
+        return entries.compactMap { entry in
+            BundleLayout.table(ofFile: entry.name).map { TableLocation(folderLanguage: language, table: $0) }
+        }.sorted()
+    }
+
+    private func isDirectory(_ name: String) -> Bool {
+        (try? FileSystem.status(atPath: root + "/" + name))?.kind == .directory
+    }
+
+    private func location(ofRelativePath path: String) -> TableLocation? {
+        guard let slash = path.firstIndex(of: "/") else { return nil }
+        guard let language = BundleLayout.language(ofFolder: String(path[..<slash])),
+              let table = BundleLayout.table(ofFile: String(path[path.index(after: slash)...])) else { return nil }
+        return TableLocation(folderLanguage: language, table: table)
+    }
+
+    private func watchProblem(_ error: SystemError, path: String) -> WatchProblem {
+        let advice = error.errno == .noSpace
+            ? "out of inotify watches: raise fs.inotify.max_user_watches; changes here are not seen" : "\(error.errno)"
+        return WatchProblem(file: path, message: "cannot watch: \(advice)")
+    }
+
+    // MARK: - Losing and finding the root
+
+    private var rootName: String { String(root.split(separator: "/").last ?? "") }
+    private var parentPath: String {
+        let parent = root.split(separator: "/").dropLast().joined(separator: "/")
+        return "/" + parent
+    }
+
+    private func rootLost() {
+        guard rootIsPresent else { return }
+        rootIsPresent = false
+        for watch in watches.keys { inotify.removeWatch(watch) }
+        watches = [:]
+        folderWatches = [:]
+        settler.reset()
+        pendingRescan = (.rootRemoved)
+        do {
+            let watch = try inotify.addWatch(parentPath, mask: [.create, .movedTo, .onlyDirectory])
+            watches[watch] = .parent
+        } catch {
+            pendingProblems.append(watchProblem(error, path: parentPath))
+        }
+        // The root may have come back before the parent was watched.
+        if isDirectory("") { restoreRoot() }
+    }
+
+    private func restoreRoot() {
+        for (watch, watched) in watches {
+            if case .parent = watched {
+                inotify.removeWatch(watch)
+                watches[watch] = nil
+            }
+        }
+        pendingRescan = (.rootRestored)
+    }
+}
+
+/// What the watcher is doing, for `status`.
+package struct WatcherStatus: Sendable, Hashable {
+    /// The bundle root being watched.
+    package var root: String
+    /// Whether the root exists (when not, the last good tables are still served).
+    package var isRootPresent: Bool
+    /// How many directories have an inotify watch.
+    package var watchedDirectories: Int
+    /// How many table files exist, parsed or not.
+    package var files: Int
+    /// How many paths are waiting to settle.
+    package var pendingPaths: Int
+}

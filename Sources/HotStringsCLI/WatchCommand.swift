@@ -1,0 +1,137 @@
+import BundleWatcher
+import Dispatch
+import Foundation
+import LinuxSystem
+import StringsStore
+
+/// `hotstrings watch BUNDLE`: the watcher and the store in this process, events as JSON lines.
+struct WatchCommand: Command {
+    static let spec = CommandSpec(
+        name: "watch",
+        abstract: "Watch a bundle and print its events as JSON lines (no daemon needed).",
+        discussion: """
+            Prints a snapshot event with every table first, then one reload event per settled change \
+            (a bulk save is one event), error events for files that do not parse (the last good table \
+            stays), and resync events followed by a fresh snapshot when the bundle had to be rescanned. \
+            The shapes are those of the wire protocol. Logs go to standard error. SIGINT and SIGTERM \
+            stop it cleanly; SIGHUP forces a full rescan.
+
+            Settling: a finished write (close after writing, or a rename onto the name) is read after a \
+            batching window of --batch-window milliseconds; a file only modified is read once quiet for \
+            --settle milliseconds; a deletion counts only if the file is still gone after --settle.
+            """,
+        arguments: [
+            ArgumentSpec(name: "bundle", help: "The bundle directory holding <language>.lproj folders."),
+        ],
+        options: [
+            .value("development-language", valueName: "language", default: "en",
+                   help: "The language every lookup falls back to before Base."),
+            .value("settle", valueName: "ms", default: "50", help: "Quiet time for modifications and deletions."),
+            .value("batch-window", valueName: "ms", default: "1", help: "How long a batch waits for more writes."),
+            .value("max-file-size", valueName: "bytes", default: String(16 << 20),
+                   help: "Larger files are reported as errors, not read."),
+        ],
+        exitCodes: [
+            (ExitCode.success, "Stopped by SIGINT or SIGTERM."),
+            (ExitCode.failure, "The bundle cannot be watched (the reason is on standard error)."),
+            (ExitCode.usage, "The command line is wrong."),
+        ]
+    )
+
+    var bundle: String
+    var developmentLanguage: String
+    var options = BundleWatcher.Options()
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        bundle = arguments.positionals[0]
+        developmentLanguage = arguments.value("development-language") ?? "en"
+        func milliseconds(_ name: String) throws(UsageError) -> Duration {
+            guard let text = arguments.value(name), let value = Int(text), value >= 0, value <= 60_000 else {
+                throw UsageError("--\(name) takes a number of milliseconds from 0 to 60000")
+            }
+            return .milliseconds(value)
+        }
+        options.settling.settleTime = try milliseconds("settle")
+        options.settling.batchWindow = try milliseconds("batch-window")
+        options.settling.maximumDelay = max(options.settling.batchWindow * 100, .milliseconds(100))
+        guard let size = arguments.value("max-file-size").flatMap(Int.init), size > 0 else {
+            throw UsageError("--max-file-size takes a positive number of bytes")
+        }
+        options.maximumFileSize = size
+    }
+
+    func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+        Signals.ignore(.pipe)
+        Signals.block([.interrupt, .terminate, .hangup])
+        let watcher: BundleWatcher
+        do {
+            watcher = try BundleWatcher(root: bundle, options: options)
+        } catch {
+            io.stderr.write("hotstrings watch: error: cannot watch \(bundle): \(error)\n")
+            return ExitCode.failure
+        }
+        let store = StringsStore(developmentLanguage: developmentLanguage)
+        let (batches, continuation) = AsyncStream.makeStream(
+            of: WatchBatch.self, bufferingPolicy: .bufferingOldest(1024)
+        )
+        watcher.start { batch in
+            // A consumer this far behind has lost track: drop the backlog's tail and rescan instead.
+            if case .dropped = continuation.yield(batch) { watcher.rescan() }
+        }
+        let signals = Thread {
+            while true {
+                let signal = Signals.waitForAny(of: [.interrupt, .terminate, .hangup])
+                if signal == .hangup {
+                    Log.info("SIGHUP: rescanning \(watcher.root)")
+                    watcher.rescan()
+                    continue
+                }
+                Log.info("stopping on \(signal)")
+                watcher.stop()
+                continuation.finish()
+                return
+            }
+        }
+        signals.start()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await Self.printEvents(from: batches, store: store)
+            done.signal()
+        }
+        done.wait()
+        return ExitCode.success
+    }
+
+    /// Applies each batch to the store and prints what subscribers would receive.
+    private static func printEvents(from batches: AsyncStream<WatchBatch>, store: StringsStore) async {
+        var isFirst = true
+        for await batch in batches {
+            let (storeBatch, problems) = WatchGlue.storeBatch(batch)
+            var events = await store.apply(storeBatch)
+            events += await store.report(problems)
+            var lines: [String] = []
+            if isFirst {
+                isFirst = false
+                lines.append(EventJSON.snapshot(await store.snapshot()))
+                Log.info("watching \(batch.changes.count) tables")
+            }
+            for event in events {
+                lines.append(EventJSON.event(event, epoch: store.epoch))
+                if case .resync = event { lines.append(EventJSON.snapshot(await store.snapshot())) }
+                if case .error(_, let problem) = event { Log.warning("\(problem)") }
+            }
+            guard !lines.isEmpty else { continue }
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        }
+    }
+}
+
+/// One line per event worth knowing, on standard error.
+enum Log {
+    static func info(_ message: String) { write("info", message) }
+    static func warning(_ message: String) { write("warning", message) }
+
+    private static func write(_ level: String, _ message: String) {
+        FileHandle.standardError.write(Data("hotstrings: \(level): \(message)\n".utf8))
+    }
+}
