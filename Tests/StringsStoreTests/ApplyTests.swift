@@ -216,3 +216,15 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
         #expect(StringsStore(epoch: 99).epoch == 99)
     }
 }
+
+@Suite struct ReportTests {
+    @Test func reportedProblemsAreNumberedErrorsThatServeNothingDifferently() async {
+        let table = makeTable(["a": "1"])
+        let store = await makeStore([("de", "Localizable", table)])
+        let problems = [FileProblem(file: "x.lproj", message: "cannot watch"), FileProblem(file: "y", message: "z")]
+        #expect(await store.report(problems) == [.error(seq: 2, problems[0]), .error(seq: 3, problems[1])])
+        #expect(await store.report([]).isEmpty)
+        #expect(await store.seq == 3)
+        #expect(await store.table(tableID("de")) == table)
+    }
+}
