@@ -228,3 +228,27 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
         #expect(await store.table(tableID("de")) == table)
     }
 }
+
+@Suite struct ProblemTests {
+    static let descriptions: [(FileProblem, String)] = [
+        (FileProblem(file: "de.lproj/A.strings", line: 12, column: 7, message: "missing ';'"),
+         "de.lproj/A.strings:12:7: error: missing ';'"),
+        (FileProblem(file: "de.lproj/A.strings", line: 3, message: "m"), "de.lproj/A.strings:3: error: m"),
+        (FileProblem(file: "de.lproj", message: "permission denied"), "de.lproj: error: permission denied"),
+    ]
+
+    @Test(arguments: descriptions)
+    func describesItselfLikeACompiler(problem: FileProblem, expected: String) {
+        #expect(problem.description == expected)
+    }
+
+    @Test func takesLineAndColumnFromAParseError() {
+        let problem = FileProblem(file: "f.strings", ParseError("unterminated quoted string", line: 4, column: 9))
+        #expect(problem == FileProblem(file: "f.strings", line: 4, column: 9, message: "unterminated quoted string"))
+    }
+
+    @Test func unsupportedLanguageListsTheAlternatives() {
+        let error = StoreError.unsupportedLanguage("xx", available: ["de", "fr"])
+        #expect(error.description == "unsupported language 'xx'; available: de, fr")
+    }
+}
