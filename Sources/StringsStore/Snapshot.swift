@@ -8,6 +8,13 @@ public struct TableSnapshot: Sendable, Equatable {
     public var file: String
     /// The table.
     public var table: StringsTable
+
+    /// Creates a table snapshot.
+    public init(id: TableID, file: String, table: StringsTable) {
+        self.id = id
+        self.file = file
+        self.table = table
+    }
 }
 
 /// The tables the store serves at one `seq`, sorted by language and table name.
@@ -18,6 +25,13 @@ public struct Snapshot: Sendable, Equatable {
     public var seq: UInt64
     /// The tables, sorted by `id`.
     public var tables: [TableSnapshot]
+
+    /// Creates a snapshot.
+    public init(epoch: UInt64, seq: UInt64, tables: [TableSnapshot]) {
+        self.epoch = epoch
+        self.seq = seq
+        self.tables = tables
+    }
 }
 
 /// The answer to a lookup: the value and the language that had it.
