@@ -9,6 +9,7 @@ struct HotStringsBench {
     /// The suites a person can run, in the order `--help` lists them.
     static var suites: [any BenchmarkSuite.Type] { [
         ParseSuite.self,
+        WatchSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.

@@ -1,0 +1,255 @@
+import BundleWatcher
+import Foundation
+import LinuxSystem
+import StringsFormat
+import StringsStore
+import Synchronization
+
+/// `hotstrings-bench watch`: from an atomic save to a reload event in the process, against a bare inotify read.
+struct WatchSuite: BenchmarkSuite {
+    static let name = "watch"
+    static let abstract = "watcher latency vs a bare inotify read, cold start vs parse, store memory, idle CPU"
+    static let help = """
+        USAGE: swift run -c release hotstrings-bench watch [--saves N] [--idle-seconds S] [--corpus DIR]
+
+        Latency: a file of the bundle is atomically replaced (written beside it, renamed over it) N times;
+        each time, the time until the store has produced the reload event, with default watcher settings,
+        next to the floor measured in the same run, interleaved: the same rename in another folder seen by
+        a bare inotify read. Cold start: watcher scan + parse + store apply of element-ios against parsing
+        the same files alone. Memory: the store's resident growth against the bytes on disk. Idle: the
+        process's CPU time while nothing changes.
+
+        OPTIONS:
+          --saves N          atomic saves to time (default 500)
+          --idle-seconds S   how long to measure idle CPU (default 60)
+          --corpus DIR       the corpus folder (default: as for the parse suite)
+        """
+
+    static func run(arguments: [String]) throws -> Int32 {
+        var options = OptionReader(arguments)
+        let saves = try options.positiveInteger("--saves") ?? 500
+        let idleSeconds = try options.positiveInteger("--idle-seconds") ?? 60
+        let corpus = ParseInputs.corpusDirectory(option: try options.value("--corpus"))
+        try options.finish()
+        Signals.ignore(.pipe)
+
+        let latency = try WatchLatency.measure(saves: saves)
+        print("atomic save -> reload event in process, \(saves) saves, default settings (ms)")
+        print("  " + ["", "p50", "p90", "p99"].map { Format.cell($0, 10, right: true) }.joined())
+        for (label, samples) in [("floor", latency.floor), ("watcher", latency.watcher)] {
+            let row = [0.5, 0.9, 0.99].map { Format.cell(String(format: "%.3f", percentile(samples, $0) * 1e3), 10, right: true) }
+            print("  " + Format.cell(label, 10) + row.joined())
+        }
+        let p99Gap = (percentile(latency.watcher, 0.99) - percentile(latency.floor, 0.99)) * 1e3
+        let p50Gap = (percentile(latency.watcher, 0.5) - percentile(latency.floor, 0.5)) * 1e3
+        print(String(format: "  above the floor: p50 +%.3f ms, p99 +%.3f ms", p50Gap, p99Gap))
+
+        var passes = p99Gap <= 2
+        if let root = corpus.map({ $0 + "/element-ios/Riot/Assets" }), FileManager.default.fileExists(atPath: root) {
+            let cold = try ColdStart.measure(root: root)
+            print("cold start of element-ios (\(cold.files) files, \(Format.megabytes(cold.bytes)), \(cold.keys) keys)")
+            print(String(format: "  parse alone %.1f ms, watcher scan + parse + store %.1f ms: %.2fx",
+                         cold.parseSeconds * 1e3, cold.startSeconds * 1e3, cold.startSeconds / cold.parseSeconds))
+            print("  store resident growth on first load (upper bound) \(Format.megabytes(cold.storeBytes)) for \(Format.megabytes(cold.bytes)) on disk: "
+                  + Format.ratio(Double(cold.storeBytes) / Double(cold.bytes)))
+            passes = passes && cold.startSeconds <= 1.5 * cold.parseSeconds
+            print("  bar cold start <= 1.5x parse: \(cold.startSeconds <= 1.5 * cold.parseSeconds ? "PASS" : "FAIL")")
+        } else {
+            print("cold start: skipped, no corpus at \(corpus ?? "?")/element-ios")
+        }
+
+        let idle = try IdleCPU.measure(seconds: idleSeconds)
+        print(String(format: "idle: %.3f ms of CPU time in %d s with a watched bundle", idle * 1e3, idleSeconds))
+        print("bar p99 within 2 ms of the floor: \(p99Gap <= 2 ? "PASS" : "FAIL")")
+        return passes ? 0 : 1
+    }
+
+    static func percentile(_ samples: [Double], _ fraction: Double) -> Double {
+        let sorted = samples.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+}
+
+/// A temporary bundle folder, removed when done.
+struct TemporaryBundle {
+    let root: String
+
+    init(tables: [String: String]) throws {
+        root = NSTemporaryDirectory() + "hotstrings-bench-\(UUID().uuidString)"
+        for (relativePath, text) in tables {
+            let path = root + "/" + relativePath
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true
+            )
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// Writes `text` beside `relativePath` and renames it over, as editors save.
+    func atomicallyReplace(_ relativePath: String, with text: String) throws {
+        let path = root + "/" + relativePath
+        let temporary = (path as NSString).deletingLastPathComponent + "/.save-\(UUID().uuidString)"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: root) }
+}
+
+enum WatchLatency {
+    static func measure(saves: Int) throws -> (floor: [Double], watcher: [Double]) {
+        func table(_ round: Int) -> String {
+            (0..<100).map { "\"key.\($0)\" = \"Value \($0) in round \(round)\";" }.joined(separator: "\n")
+        }
+        let bundle = try TemporaryBundle(tables: ["en.lproj/Localizable.strings": table(0)])
+        let floorFolder = try TemporaryBundle(tables: ["x/Localizable.strings": table(0)])
+        defer {
+            bundle.remove()
+            floorFolder.remove()
+        }
+        // The floor: a bare inotify read of the same kind of rename, in a folder the watcher does not see.
+        let inotify = try Inotify()
+        let poller = try Poller()
+        try poller.add(inotify.fileDescriptor)
+        _ = try inotify.addWatch(floorFolder.root + "/x", mask: [.movedTo, .closeWrite])
+
+        let watcher = try BundleWatcher(root: bundle.root)
+        let store = StringsStore()
+        let arrivals = ArrivalLog()
+        let (batches, continuation) = AsyncStream.makeStream(of: WatchBatch.self, bufferingPolicy: .unbounded)
+        watcher.start { continuation.yield($0) }
+        Task {
+            for await batch in batches {
+                let events = await store.apply(WatchBench.storeBatch(batch))
+                if events.contains(where: { if case .reload = $0 { true } else { false } }) { arrivals.record() }
+            }
+        }
+        _ = arrivals.wait(timeout: .seconds(10))   // the initial scan
+        var floor: [Double] = []
+        var watched: [Double] = []
+        for round in 1...saves {
+            let text = table(round)
+            let floorStart = ContinuousClock.now
+            try floorFolder.atomicallyReplace("x/Localizable.strings", with: text)
+            waitForMove: while true {
+                _ = try poller.wait(timeout: .seconds(5))
+                for event in try inotify.readEvents() where event.mask.contains(.movedTo) { break waitForMove }
+            }
+            floor.append((ContinuousClock.now - floorStart).seconds)
+
+            let start = ContinuousClock.now
+            try bundle.atomicallyReplace("en.lproj/Localizable.strings", with: text)
+            guard let arrival = arrivals.wait(timeout: .seconds(5)) else { throw CocoaError(.fileReadUnknown) }
+            watched.append((arrival - start).seconds)
+        }
+        watcher.stop()
+        continuation.finish()
+        inotify.close()
+        poller.close()
+        return (floor, watched)
+    }
+}
+
+/// When reload events came out of the store, for the benchmark's thread to wait on.
+final class ArrivalLog: Sendable {
+    private let arrivals = Mutex<[ContinuousClock.Instant]>([])
+    private let signal = DispatchSemaphore(value: 0)
+
+    func record() {
+        let now = ContinuousClock.now
+        arrivals.withLock { $0.append(now) }
+        signal.signal()
+    }
+
+    func wait(timeout: Duration) -> ContinuousClock.Instant? {
+        guard signal.wait(timeout: .now() + timeout.seconds) == .success else { return nil }
+        return arrivals.withLock { $0.removeFirst() }
+    }
+}
+
+enum WatchBench {
+    static func storeBatch(_ batch: WatchBatch) -> StoreBatch {
+        let updates = batch.changes.compactMap { change -> TableUpdate? in
+            guard let language = LanguageTag(change.location.folderLanguage) else { return nil }
+            let content: TableUpdate.Content
+            switch change.content {
+            case .parsed(let table): content = .parsed(table)
+            case .failed(let problem): content = .failed(FileProblem(file: problem.file, message: problem.message))
+            case .removed: content = .removed
+            }
+            return TableUpdate(id: TableID(language: language, table: change.location.table),
+                               file: change.location.relativePath, content: content)
+        }
+        return StoreBatch(updates: updates, isFullScan: batch.isFullScan)
+    }
+}
+
+enum ColdStart {
+    struct Figures {
+        var files = 0, bytes = 0, keys = 0
+        var parseSeconds = 0.0, startSeconds = 0.0
+        var storeBytes = 0
+    }
+
+    static func measure(root: String) throws -> Figures {
+        var figures = Figures()
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: root)
+            .filter { $0.hasSuffix(".strings") && $0.split(separator: "/").count == 2 }.sorted()
+        let contents = try paths.map { Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + $0))) }
+        figures.files = paths.count
+        figures.bytes = contents.reduce(0) { $0 + $1.count }
+        let parse = Measure.seconds(iterations: 5) {
+            var keys = 0
+            for bytes in contents { keys += (try? StringsFile.parse(bytes).count) ?? 0 }
+            figures.keys = keys
+        }
+        figures.parseSeconds = Measure.median(parse)
+
+        var starts: [Double] = []
+        for round in 0..<6 {
+            let before = try ProcessMemory.current().residentBytes
+            let done = DispatchSemaphore(value: 0)
+            let holder = StoreHolder()
+            let start = ContinuousClock.now
+            let watcher = try BundleWatcher(root: root)
+            watcher.start { batch in
+                guard batch.isFullScan else { return }
+                let storeBatch = WatchBench.storeBatch(batch)
+                Task {
+                    _ = await holder.store.apply(storeBatch)
+                    done.signal()
+                }
+            }
+            done.wait()
+            let elapsed = (ContinuousClock.now - start).seconds
+            watcher.stop()
+            if round > 0 { starts.append(elapsed) }  // the first round warms the page cache and the runtime
+            // The first load's growth is the store plus whatever the runtime set up on first use: an upper bound.
+            if round == 0 { figures.storeBytes = try ProcessMemory.current().residentBytes - before }
+            withExtendedLifetime(holder) {}
+        }
+        figures.startSeconds = Measure.median(starts)
+        return figures
+    }
+}
+
+final class StoreHolder: Sendable {
+    let store = StringsStore()
+}
+
+enum IdleCPU {
+    /// CPU seconds this process used over `seconds` with a watcher on a quiet bundle.
+    static func measure(seconds: Int) throws -> Double {
+        let bundle = try TemporaryBundle(tables: ["en.lproj/Localizable.strings": "\"a\" = \"b\";"])
+        defer { bundle.remove() }
+        let watcher = try BundleWatcher(root: bundle.root)
+        let ready = DispatchSemaphore(value: 0)
+        watcher.start { _ in ready.signal() }
+        ready.wait()
+        let before = ProcessStatistics.cpuTime()
+        Thread.sleep(forTimeInterval: Double(seconds))  // the benchmark's subject is this idle period itself
+        let used = ProcessStatistics.cpuTime() - before
+        watcher.stop()
+        return used.seconds
+    }
+}
