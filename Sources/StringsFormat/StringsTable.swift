@@ -83,7 +83,7 @@ public struct StringsTable: Sendable {
     /// All keys, values and comments, as UTF-8.
     var utf8: [UInt8] = []
     var records: [Record] = []
-    private var index = ByteKeyIndex()
+    private(set) var index = ByteKeyIndex()
     /// Keys that were written more than once, in the order the repeats were found.
     public private(set) var duplicates: [DuplicateKey] = []
     /// The encoding the text was read in.
@@ -192,7 +192,7 @@ public struct StringsTable: Sendable {
         return (start, storedCount - start)
     }
 
-    private func position(ofKey key: String) -> Int? {
+    func position(ofKey key: String) -> Int? {
         var key = key
         return key.withUTF8 { keyBytes in
             let hash = ByteKeyIndex.hash(UnsafeRawBufferPointer(keyBytes))
@@ -207,7 +207,7 @@ public struct StringsTable: Sendable {
         }
     }
 
-    private func entry(at position: Int) -> StringsEntry {
+    func entry(at position: Int) -> StringsEntry {
         let record = records[position]
         return StringsEntry(
             key: string(at: record.keyStart, length: record.keyLength),
@@ -226,6 +226,45 @@ public struct StringsTable: Sendable {
         utf8.withUnsafeBufferPointer { buffer in
             String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(start)..<Int(start + length)]), as: UTF8.self)
         }
+    }
+}
+
+extension StringsTable {
+    /// What changed from `old` to this table, compared on the stored bytes: keys added and keys whose
+    /// value changed (with their new values, in this table's order) and keys removed (in `old`'s order).
+    ///
+    /// Strings are made only for the keys that differ, so comparing two large, nearly equal tables
+    /// costs a hash and a byte comparison per key.
+    /// - Complexity: O(n + m) on average.
+    public func differences(from old: StringsTable) -> (added: [StringsEntry], changed: [StringsEntry], removed: [String]) {
+        var added: [StringsEntry] = []
+        var changed: [StringsEntry] = []
+        var common = 0
+        utf8.withUnsafeBufferPointer { bytes in
+            old.utf8.withUnsafeBufferPointer { oldBytes in
+                for (position, record) in records.enumerated() {
+                    let found = old.index.find(hash: record.hash, in: old.records) { candidate in
+                        candidate.keyLength == record.keyLength
+                            && ByteKeyIndex.bytesEqual(oldBytes, Int(candidate.keyStart), bytes, Int(record.keyStart),
+                                                       count: Int(record.keyLength))
+                    }
+                    guard case .found(let oldPosition) = found else {
+                        added.append(entry(at: position))
+                        continue
+                    }
+                    common += 1
+                    let previous = old.records[oldPosition]
+                    if previous.valueLength != record.valueLength
+                        || !ByteKeyIndex.bytesEqual(oldBytes, Int(previous.valueStart), bytes, Int(record.valueStart),
+                                                    count: Int(record.valueLength)) {
+                        changed.append(entry(at: position))
+                    }
+                }
+            }
+        }
+        // Every key of this table that `old` has was counted, so `old` lost keys only if it has more.
+        let removed = common < old.count ? old.keys.filter { position(ofKey: $0) == nil } : []
+        return (added, changed, removed)
     }
 }
 

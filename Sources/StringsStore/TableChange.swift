@@ -116,31 +116,13 @@ public struct TableChange: Sendable, Equatable {
         case (let old?, nil):
             return TableChange(language: language, table: id.table, file: file, kind: .deleted, keys: .all(old))
         case (let old?, let new?):
-            var added: [KeyValue] = []
-            var changed: [KeyValue] = []
-            var common = 0
-            for entry in new.entries {
-                if let previous = old[entry.key] {
-                    common += 1
-                    if !Self.sameBytes(previous, entry.value) {
-                        changed.append(KeyValue(key: entry.key, value: entry.value))
-                    }
-                } else {
-                    added.append(KeyValue(key: entry.key, value: entry.value))
-                }
-            }
-            var removed: [String] = []
-            // Every key of `new` that `old` has was counted, so `old` lost keys only if it has more.
-            if common < old.count {
-                removed = old.keys.filter { new[$0] == nil }
-            }
+            let differences = new.differences(from: old)
+            let added = differences.added.map { KeyValue(key: $0.key, value: $0.value) }
+            let changed = differences.changed.map { KeyValue(key: $0.key, value: $0.value) }
+            let removed = differences.removed
             guard !added.isEmpty || !changed.isEmpty || !removed.isEmpty else { return nil }
             return TableChange(language: language, table: id.table, file: file, kind: .updated,
                                keys: .diff(added: added, changed: changed, removed: removed))
         }
-    }
-
-    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8)
     }
 }

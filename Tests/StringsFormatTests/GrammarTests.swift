@@ -113,3 +113,16 @@ func referenceDictionary(_ bytes: [UInt8]) -> [String: String]? {
         #expect(table.entry(forKey: example.key)?.comment == example.comment)
     }
 }
+
+@Suite struct DifferencesTests {
+    @Test func comparesStoredBytes() throws {
+        let old = try StringsFile.parse(text: "a = 1; b = 2; c = 3; \"é\" = x;")
+        let new = try StringsFile.parse(text: "c = 3; b = 20; d = 4; \"e\\U0301\" = x;")
+        let differences = new.differences(from: old)
+        #expect(differences.added.map(\.key) == ["d", "e\u{301}"])
+        #expect(differences.changed.map(\.key) == ["b"] && differences.changed.map(\.value) == ["20"])
+        #expect(differences.removed == ["a", "é"])
+        let same = new.differences(from: new)
+        #expect(same.added.isEmpty && same.changed.isEmpty && same.removed.isEmpty)
+    }
+}
