@@ -22,7 +22,7 @@ package struct Settler: Sendable {
 
         /// Creates a configuration.
         package init(
-            batchWindow: Duration = .milliseconds(1),
+            batchWindow: Duration = .microseconds(500),
             settleTime: Duration = .milliseconds(50),
             maximumDelay: Duration = .milliseconds(100)
         ) {

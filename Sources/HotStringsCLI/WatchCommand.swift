@@ -17,7 +17,7 @@ struct WatchCommand: Command {
             stop it cleanly; SIGHUP forces a full rescan.
 
             Settling: a finished write (close after writing, or a rename onto the name) is read after a \
-            batching window of --batch-window milliseconds; a file only modified is read once quiet for \
+            batching window of --batch-window microseconds; a file only modified is read once quiet for \
             --settle milliseconds; a deletion counts only if the file is still gone after --settle.
             """,
         arguments: [
@@ -27,7 +27,7 @@ struct WatchCommand: Command {
             .value("development-language", valueName: "language", default: "en",
                    help: "The language every lookup falls back to before Base."),
             .value("settle", valueName: "ms", default: "50", help: "Quiet time for modifications and deletions."),
-            .value("batch-window", valueName: "ms", default: "1", help: "How long a batch waits for more writes."),
+            .value("batch-window", valueName: "µs", default: "500", help: "How long a batch waits for more writes."),
             .value("max-file-size", valueName: "bytes", default: String(16 << 20),
                    help: "Larger files are reported as errors, not read."),
         ],
@@ -52,7 +52,10 @@ struct WatchCommand: Command {
             return .milliseconds(value)
         }
         options.settling.settleTime = try milliseconds("settle")
-        options.settling.batchWindow = try milliseconds("batch-window")
+        guard let window = arguments.value("batch-window").flatMap(Int.init), window >= 0, window <= 1_000_000 else {
+            throw UsageError("--batch-window takes a number of microseconds from 0 to 1000000")
+        }
+        options.settling.batchWindow = .microseconds(window)
         options.settling.maximumDelay = max(options.settling.batchWindow * 100, .milliseconds(100))
         guard let size = arguments.value("max-file-size").flatMap(Int.init), size > 0 else {
             throw UsageError("--max-file-size takes a positive number of bytes")

@@ -76,7 +76,20 @@ package final class Poller: Sendable {
                     descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
                 }
             }
-            let count = Glibc.poll(&descriptors, nfds_t(descriptors.count), Self.milliseconds(until: deadline))
+            // poll counts whole milliseconds; a deadline less than one away (a settle window of 0.3 ms) is
+            // slept exactly with nanosleep and then polled without waiting, instead of rounding up to 1 ms.
+            var milliseconds = Self.milliseconds(until: deadline)
+            if let deadline, milliseconds > 0 {
+                let remaining = deadline - .now
+                if remaining < .milliseconds(1) {
+                    Self.sleep(until: deadline)
+                    milliseconds = 0
+                } else {
+                    milliseconds = Int32(clamping: remaining.components.seconds * 1000
+                        + remaining.components.attoseconds / 1_000_000_000_000_000)
+                }
+            }
+            let count = Glibc.poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             if count == -1 {
                 let errno = Errno.current
                 if errno == .interrupted {
@@ -127,6 +140,20 @@ package final class Poller: Sendable {
 
     /// The `poll` timeout for `deadline`: -1 for none, otherwise the milliseconds left, rounded up so that a
     /// wait never ends before its deadline.
+    /// Sleeps until `deadline` with `nanosleep`, for waits shorter than poll's millisecond.
+    private static func sleep(until deadline: ContinuousClock.Instant) {
+        let remaining = deadline - .now
+        guard remaining > .zero else {
+            return
+        }
+        let (seconds, attoseconds) = remaining.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&request, &left) == -1, Errno.current == .interrupted {
+            request = left
+        }
+    }
+
     private static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
         guard let deadline else {
             return -1
