@@ -122,3 +122,18 @@ struct Rejected: CustomTestStringConvertible, Sendable {
 
 func utf16LE(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
 func utf16BE(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
+
+/// The differential fuzzer's findings (Fixtures/fuzz): each is a documented divergence where we throw.
+@Suite struct FuzzFindingTests {
+    static let findings = ["stray-continuation-byte", "utf16-lone-surrogate", "unclosed-brace-unterminated-string",
+                           "bplist-signature-text"]
+
+    @Test(arguments: findings)
+    func throwsWhereFoundationRepairs(_ name: String) throws {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/fuzz/\(name)", withExtension: "strings"))
+        let bytes = Array(try Data(contentsOf: url))
+        #expect(throws: ParseError.self) { try StringsFile.parse(bytes) }
+        #expect(try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) is [String: Any],
+                "Foundation now rejects this too: update docs/FORMAT.md")
+    }
+}
