@@ -13,12 +13,21 @@ let package = Package(
     ],
     targets: [
         .target(name: "StringsFormat", swiftSettings: strict),
-        .target(name: "LinuxSystem", swiftSettings: strict),
+        .target(name: "CLinuxShims"),
+        .target(name: "LinuxSystem", dependencies: ["CLinuxShims"], swiftSettings: strict),
+        .target(name: "HotStringsProtocol", swiftSettings: strict),
+        .target(
+            name: "HotStringsServer",
+            dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "StringsFormat"],
+            swiftSettings: strict
+        ),
         .target(name: "StringsStore", dependencies: ["StringsFormat"], swiftSettings: strict),
         .target(name: "BundleWatcher", dependencies: ["LinuxSystem", "StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsCLI",
-            dependencies: ["StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem"],
+            dependencies: [
+                "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsProtocol", "HotStringsServer",
+            ],
             swiftSettings: strict
         ),
         .executableTarget(name: "hotstrings", dependencies: ["HotStringsCLI"], swiftSettings: strict),
@@ -34,6 +43,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"], swiftSettings: strict),
+        .testTarget(name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "HotStringsServerTests",
+            dependencies: ["HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "StringsStoreTests", dependencies: ["StringsStore", "StringsFormat"], swiftSettings: strict),
         .testTarget(
             name: "BundleWatcherTests",
