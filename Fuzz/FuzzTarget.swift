@@ -61,6 +61,13 @@ struct FuzzCase {
         }
     }
 
+    /// A case with results already known (to judge an edited input against the same Foundation outcome).
+    init(bytes: [UInt8], ours: Result<StringsTable, ParseError>, foundation: FoundationOutcome) {
+        self.bytes = bytes
+        self.ours = ours
+        self.foundation = foundation
+    }
+
     /// The bytes Foundation is given: the input, or for UTF-16 without a byte order mark, the input after one.
     ///
     /// CoreFoundation on Darwin (and we) read text whose first or second byte is zero as UTF-16 without a
@@ -68,9 +75,8 @@ struct FuzzCase {
     /// is no oracle for such input. With the BOM we infer in front (the byte order from where the zeros fall
     /// in the first 256 bytes), it is: the tables must then be equal like any others.
     static func foundationBytes(for bytes: [UInt8]) -> [UInt8] {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            return bytes
-        }
+        let byteOrderMarks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFF, 0xFE], [0xFE, 0xFF]]
+        if byteOrderMarks.contains(where: { bytes.starts(with: $0) }) { return bytes }
         guard bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 else { return bytes }
         let head = bytes.prefix(256).enumerated().filter { $0.element == 0 }
         let zerosAtEven = head.filter { $0.offset % 2 == 0 }.count
@@ -139,7 +145,8 @@ struct FuzzCase {
         if ourKeys != theirKeys {
             let onlyOurs = ourKeys.subtracting(theirKeys).map { String(String.UnicodeScalarView($0)) }
             let onlyTheirs = theirKeys.subtracting(ourKeys).map { String(String.UnicodeScalarView($0)) }
-            return "keys only in ours: \(onlyOurs.sorted().prefix(5)), only in Foundation: \(onlyTheirs.sorted().prefix(5))"
+            return "keys only in ours: \(onlyOurs.sorted().prefix(5)), "
+                + "only in Foundation: \(onlyTheirs.sorted().prefix(5))"
         }
         for (key, value) in ours {
             guard let other = theirs[key] else { return "key \(key.debugDescription) missing in Foundation" }

@@ -47,7 +47,8 @@ enum Rewrite: CaseIterable {
                   text.unit(at: offset) == 0x5C, text.unit(at: offset + text.unitSize) == 0x55 else { return nil }
             var end = offset + 2 * text.unitSize
             for _ in 0..<4 {
-                guard let unit = text.unit(at: end), unit < 0x80, Character(Unicode.Scalar(UInt8(unit))).isHexDigit else {
+                guard let unit = text.unit(at: end), unit < 0x80,
+                      Character(Unicode.Scalar(UInt8(unit))).isHexDigit else {
                     break
                 }
                 end += text.unitSize
@@ -72,7 +73,9 @@ enum Rewrite: CaseIterable {
         }
         for _ in 0..<256 {
             let current = bytes
-            let edits = rewrites.lazy.compactMap { rewrite in rewrite.apply(to: current, at: error).map { (rewrite, $0) } }
+            let edits = rewrites.lazy.compactMap { rewrite in
+                rewrite.apply(to: current, at: error).map { (rewrite, $0) }
+            }
             guard let (rewrite, edited) = edits.first(where: { $0.1 != current }) else { return nil }
             used.insert(rewrite)
             bytes = edited
