@@ -1,6 +1,12 @@
 #define _GNU_SOURCE
 #include "CLinuxShims.h"
+#include <errno.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 int hotstrings_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
     struct ucred credentials;
@@ -10,4 +16,81 @@ int hotstrings_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *g
     *uid = credentials.uid;
     *gid = credentials.gid;
     return 0;
+}
+
+int hotstrings_accept(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int hotstrings_eventfd(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+int hotstrings_epoll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+static int control(int epfd, int operation, int fd, uint32_t interest) {
+    struct epoll_event event = {0};
+    if (interest & HOTSTRINGS_EVENT_READABLE) event.events |= EPOLLIN;
+    if (interest & HOTSTRINGS_EVENT_WRITABLE) event.events |= EPOLLOUT;
+    event.data.fd = fd;
+    return epoll_ctl(epfd, operation, fd, &event);
+}
+
+int hotstrings_epoll_add(int epfd, int fd, uint32_t interest) {
+    return control(epfd, EPOLL_CTL_ADD, fd, interest);
+}
+
+int hotstrings_epoll_modify(int epfd, int fd, uint32_t interest) {
+    return control(epfd, EPOLL_CTL_MOD, fd, interest);
+}
+
+int hotstrings_epoll_remove(int epfd, int fd) {
+    // Kernels before 2.6.9 required a non-null event even for EPOLL_CTL_DEL.
+    struct epoll_event unused = {0};
+    return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &unused);
+}
+
+static int clamp(int maximum) {
+    if (maximum < 1) return 1;
+    return maximum > HOTSTRINGS_EPOLL_MAXIMUM_EVENTS ? HOTSTRINGS_EPOLL_MAXIMUM_EVENTS : maximum;
+}
+
+static int translate(const struct epoll_event *events, int count, struct hotstrings_ready *ready) {
+    for (int index = 0; index < count; index++) {
+        uint32_t flags = 0;
+        if (events[index].events & EPOLLIN) flags |= HOTSTRINGS_EVENT_READABLE;
+        if (events[index].events & EPOLLOUT) flags |= HOTSTRINGS_EVENT_WRITABLE;
+        if (events[index].events & EPOLLHUP) flags |= HOTSTRINGS_EVENT_HANGUP;
+        if (events[index].events & EPOLLERR) flags |= HOTSTRINGS_EVENT_ERROR;
+        ready[index].fd = events[index].data.fd;
+        ready[index].flags = flags;
+    }
+    return count;
+}
+
+int hotstrings_epoll_pwait2(int epfd, struct hotstrings_ready *ready, int maximum, int64_t seconds,
+                            int64_t nanoseconds) {
+#ifdef SYS_epoll_pwait2
+    maximum = clamp(maximum);
+    struct epoll_event events[maximum];
+    struct timespec timeout = {.tv_sec = (time_t)seconds, .tv_nsec = (long)nanoseconds};
+    // The raw system call, so that a C library older than glibc 2.35 (no wrapper) still reaches it.
+    long count = syscall(SYS_epoll_pwait2, epfd, events, maximum, seconds < 0 ? NULL : &timeout, NULL, 0);
+    if (count < 0) return -1;
+    return translate(events, (int)count, ready);
+#else
+    (void)epfd; (void)ready; (void)maximum; (void)seconds; (void)nanoseconds;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int hotstrings_epoll_wait(int epfd, struct hotstrings_ready *ready, int maximum, int milliseconds) {
+    maximum = clamp(maximum);
+    struct epoll_event events[maximum];
+    int count = epoll_wait(epfd, events, maximum, milliseconds);
+    if (count < 0) return -1;
+    return translate(events, count, ready);
 }

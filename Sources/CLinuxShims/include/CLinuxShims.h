@@ -1,5 +1,9 @@
 // Linux calls the Swift Glibc module does not import (it is built without _GNU_SOURCE):
 // epoll, eventfd, ppoll, accept4 and SO_PEERCRED's struct ucred. Imported only by LinuxSystem.
+//
+// The header deliberately includes no system header beyond <stdint.h>: the types crossing into Swift are
+// this file's own, so nothing here depends on how the Clang importer treats packed kernel structs.
+// Every function returns -1 and leaves errno on failure, like the call it wraps.
 #ifndef HOTSTRINGS_CLINUXSHIMS_H
 #define HOTSTRINGS_CLINUXSHIMS_H
 
@@ -7,5 +11,48 @@
 
 /// The peer of a Unix socket (SO_PEERCRED): process, user and group ids. Returns 0 or -1 with errno.
 int hotstrings_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+
+/// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC): the new connection, or -1 with errno.
+int hotstrings_accept(int fd);
+
+/// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC).
+int hotstrings_eventfd(void);
+
+/// Interest and readiness flags, translated to and from EPOLLIN, EPOLLOUT, EPOLLHUP and EPOLLERR.
+#define HOTSTRINGS_EVENT_READABLE 0x1u
+#define HOTSTRINGS_EVENT_WRITABLE 0x2u
+#define HOTSTRINGS_EVENT_HANGUP 0x4u
+#define HOTSTRINGS_EVENT_ERROR 0x8u
+
+/// The most events one wait returns (the kernel's records are staged on the stack).
+#define HOTSTRINGS_EPOLL_MAXIMUM_EVENTS 4096
+
+/// One ready descriptor from an epoll wait.
+struct hotstrings_ready {
+    int32_t fd;
+    /// HOTSTRINGS_EVENT_* flags.
+    uint32_t flags;
+};
+
+/// epoll_create1(EPOLL_CLOEXEC).
+int hotstrings_epoll_create(void);
+
+/// epoll_ctl(EPOLL_CTL_ADD) for fd, level-triggered, with HOTSTRINGS_EVENT_READABLE/WRITABLE interest.
+int hotstrings_epoll_add(int epfd, int fd, uint32_t interest);
+
+/// epoll_ctl(EPOLL_CTL_MOD) for fd with new interest.
+int hotstrings_epoll_modify(int epfd, int fd, uint32_t interest);
+
+/// epoll_ctl(EPOLL_CTL_DEL) for fd.
+int hotstrings_epoll_remove(int epfd, int fd);
+
+/// epoll_pwait2 with a nanosecond timeout (negative seconds: wait forever). Returns the count of ready
+/// descriptors written to `ready` (at most `maximum`, capped at HOTSTRINGS_EPOLL_MAXIMUM_EVENTS), 0 on timeout,
+/// or -1 with errno (ENOSYS where the kernel or a seccomp filter lacks the call).
+int hotstrings_epoll_pwait2(int epfd, struct hotstrings_ready *ready, int maximum, int64_t seconds,
+                            int64_t nanoseconds);
+
+/// epoll_wait with a timeout in milliseconds (-1: wait forever); otherwise like hotstrings_epoll_pwait2.
+int hotstrings_epoll_wait(int epfd, struct hotstrings_ready *ready, int maximum, int milliseconds);
 
 #endif
