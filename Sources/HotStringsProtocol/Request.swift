@@ -1,0 +1,77 @@
+/// One client request of protocol version 1, decoded and validated.
+public enum Request: Sendable, Equatable {
+    /// `hello`: the server introduces itself; `client` names the caller for logs.
+    case hello(client: String?)
+    /// `languages`: the bundle's languages, their tables and key counts.
+    case languages
+    /// `get`: one value, resolved through `languages` (a preference list, `[]` when none was given).
+    case get(key: String, table: String, languages: [String])
+    /// `table`: every entry of one table.
+    case table(language: String, table: String)
+    /// `subscribe`: events from now on, filtered, after an optional snapshot.
+    case subscribe(Subscription)
+    /// `unsubscribe`: no more events.
+    case unsubscribe
+    /// `select-language`: select the app language, or clear it with `nil`.
+    case selectLanguage(String?)
+    /// `status`: the daemon's health.
+    case status
+
+    /// The table used when a request names none.
+    public static let defaultTable = "Localizable"
+
+    /// The `op` string on the wire, e.g. `"select-language"`.
+    public var op: String {
+        switch self {
+        case .hello: "hello"
+        case .languages: "languages"
+        case .get: "get"
+        case .table: "table"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        case .selectLanguage: "select-language"
+        case .status: "status"
+        }
+    }
+
+    /// Every op of protocol version 1.
+    public static let ops = [
+        "hello", "languages", "get", "table", "subscribe", "unsubscribe", "select-language", "status",
+    ]
+}
+
+/// The parameters of a `subscribe` request.
+public struct Subscription: Sendable, Hashable {
+    /// Only tables of these languages (as the client spelled them), or all when `nil`.
+    public var languages: [String]?
+    /// Only these table names, or all when `nil`.
+    public var tables: [String]?
+    /// Whether a `snapshot` event follows the response (unless `since` is still current).
+    public var snapshot: Bool
+    /// Where the client's mirror stands; when it is still current, no snapshot is sent.
+    public var since: StreamPosition?
+
+    /// Creates a subscription; the defaults subscribe to everything with a snapshot.
+    public init(
+        languages: [String]? = nil, tables: [String]? = nil, snapshot: Bool = true, since: StreamPosition? = nil
+    ) {
+        self.languages = languages
+        self.tables = tables
+        self.snapshot = snapshot
+        self.since = since
+    }
+}
+
+/// A point in a daemon's event stream: its `epoch` and the `seq` of the last event seen.
+public struct StreamPosition: Sendable, Hashable {
+    /// The daemon's epoch, random per start.
+    public var epoch: UInt64
+    /// The sequence number of the last event seen.
+    public var seq: UInt64
+
+    /// Creates a position.
+    public init(epoch: UInt64, seq: UInt64) {
+        self.epoch = epoch
+        self.seq = seq
+    }
+}

@@ -1,0 +1,69 @@
+/// Encodes responses as lines: `{"id":…,"ok":true,…}` or `{"id":…,"ok":false,"error":{…}}`.
+///
+/// `id` always comes first and is `null` when the request had none or it could not be read.
+public enum ResponseEncoder {
+    /// A success line with `fields` after `id` and `ok`, in order, ending in `"\n"`.
+    public static func success(id: RequestID?, fields: [(String, JSONValue)]) -> [UInt8] {
+        var out = header(id: id, ok: true)
+        for (name, value) in fields {
+            out.append(UInt8(ascii: ","))
+            JSONWriter.appendKey(name, to: &out)
+            value.write(to: &out)
+        }
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    /// A failure line: `error` holds `code`, `message` and, when set, `available`.
+    public static func failure(id: RequestID?, _ error: ProtocolError) -> [UInt8] {
+        var out = header(id: id, ok: false)
+        out.append(contentsOf: #","error":{"code":"#.utf8)
+        JSONWriter.appendQuoted(error.code.rawValue, to: &out)
+        out.append(contentsOf: #","message":"#.utf8)
+        JSONWriter.appendQuoted(error.message, to: &out)
+        if let available = error.available {
+            out.append(contentsOf: #","available":"#.utf8)
+            JSONWriter.appendStringArray(available, to: &out)
+        }
+        out.append(contentsOf: "}}\n".utf8)
+        return out
+    }
+
+    /// The `table` op's success line, `entries` written straight from the pairs in order (no `JSONValue`s).
+    ///
+    /// Fields: `language`, `table`, `seq`, `entries`.
+    /// - Complexity: O(n) in the size of the entries, with one allocation.
+    public static func table(id: RequestID?, language: String, table: String, seq: UInt64,
+                             entries: [(String, String)]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(JSONWriter.estimatedSize(of: entries) + language.utf8.count + table.utf8.count + 96)
+        writeHeader(id: id, ok: true, to: &out)
+        out.append(contentsOf: #","language":"#.utf8)
+        JSONWriter.appendQuoted(language, to: &out)
+        out.append(contentsOf: #","table":"#.utf8)
+        JSONWriter.appendQuoted(table, to: &out)
+        out.append(contentsOf: #","seq":"#.utf8)
+        JSONWriter.appendInteger(seq, to: &out)
+        out.append(contentsOf: #","entries":"#.utf8)
+        JSONWriter.appendStringObject(entries, to: &out)
+        out.append(contentsOf: "}\n".utf8)
+        return out
+    }
+
+    private static func header(id: RequestID?, ok: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        writeHeader(id: id, ok: ok, to: &out)
+        return out
+    }
+
+    private static func writeHeader(id: RequestID?, ok: Bool, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"id":"#.utf8)
+        switch id {
+        case .number(let number)?: JSONWriter.appendInteger(number, to: &out)
+        case .string(let string)?: JSONWriter.appendQuoted(string, to: &out)
+        case nil: out.append(contentsOf: "null".utf8)
+        }
+        out.append(contentsOf: ok ? #","ok":true"#.utf8 : #","ok":false"#.utf8)
+    }
+}
