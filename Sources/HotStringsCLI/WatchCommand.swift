@@ -1,4 +1,5 @@
 import BundleWatcher
+import HotStringsServer
 import Dispatch
 import Foundation
 import LinuxSystem
@@ -23,14 +24,7 @@ struct WatchCommand: Command {
         arguments: [
             ArgumentSpec(name: "bundle", help: "The bundle directory holding <language>.lproj folders."),
         ],
-        options: [
-            .value("development-language", valueName: "language", default: "en",
-                   help: "The language every lookup falls back to before Base."),
-            .value("settle", valueName: "ms", default: "50", help: "Quiet time for modifications and deletions."),
-            .value("batch-window", valueName: "µs", default: "500", help: "How long a batch waits for more writes."),
-            .value("max-file-size", valueName: "bytes", default: String(16 << 20),
-                   help: "Larger files are reported as errors, not read."),
-        ],
+        options: BundleOptions.specs,
         exitCodes: [
             (ExitCode.success, "Stopped by SIGINT or SIGTERM."),
             (ExitCode.failure, "The bundle cannot be watched (the reason is on standard error)."),
@@ -39,28 +33,11 @@ struct WatchCommand: Command {
     )
 
     var bundle: String
-    var developmentLanguage: String
-    var options = BundleWatcher.Options()
+    var options: BundleOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
         bundle = arguments.positionals[0]
-        developmentLanguage = arguments.value("development-language") ?? "en"
-        func milliseconds(_ name: String) throws(UsageError) -> Duration {
-            guard let text = arguments.value(name), let value = Int(text), value >= 0, value <= 60_000 else {
-                throw UsageError("--\(name) takes a number of milliseconds from 0 to 60000")
-            }
-            return .milliseconds(value)
-        }
-        options.settling.settleTime = try milliseconds("settle")
-        guard let window = arguments.value("batch-window").flatMap(Int.init), window >= 0, window <= 1_000_000 else {
-            throw UsageError("--batch-window takes a number of microseconds from 0 to 1000000")
-        }
-        options.settling.batchWindow = .microseconds(window)
-        options.settling.maximumDelay = max(options.settling.batchWindow * 100, .milliseconds(100))
-        guard let size = arguments.value("max-file-size").flatMap(Int.init), size > 0 else {
-            throw UsageError("--max-file-size takes a positive number of bytes")
-        }
-        options.maximumFileSize = size
+        options = try BundleOptions(arguments)
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
@@ -68,12 +45,12 @@ struct WatchCommand: Command {
         Signals.block([.interrupt, .terminate, .hangup])
         let watcher: BundleWatcher
         do {
-            watcher = try BundleWatcher(root: bundle, options: options)
+            watcher = try BundleWatcher(root: bundle, options: options.watcher)
         } catch {
             io.stderr.write("hotstrings watch: error: cannot watch \(bundle): \(error)\n")
             return ExitCode.failure
         }
-        let store = StringsStore(developmentLanguage: developmentLanguage)
+        let store = StringsStore(developmentLanguage: options.developmentLanguage)
         let (batches, continuation) = AsyncStream.makeStream(
             of: WatchBatch.self, bufferingPolicy: .bufferingOldest(1024)
         )
@@ -126,15 +103,5 @@ struct WatchCommand: Command {
             guard !lines.isEmpty else { continue }
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
-    }
-}
-
-/// One line per event worth knowing, on standard error.
-enum Log {
-    static func info(_ message: String) { write("info", message) }
-    static func warning(_ message: String) { write("warning", message) }
-
-    private static func write(_ level: String, _ message: String) {
-        FileHandle.standardError.write(Data("hotstrings: \(level): \(message)\n".utf8))
     }
 }

@@ -3,9 +3,9 @@ import StringsFormat
 import StringsStore
 
 /// Turns what the watcher saw into what the store applies.
-enum WatchGlue {
+package enum WatchGlue {
     /// The store's batch for a watcher batch; folders whose name is no language tag become problems.
-    static func storeBatch(_ batch: WatchBatch) -> (StoreBatch, [FileProblem]) {
+    package static func storeBatch(_ batch: WatchBatch) -> (StoreBatch, [FileProblem]) {
         var problems = batch.problems.map(fileProblem)
         var updates: [TableUpdate] = []
         for change in batch.changes {
@@ -31,7 +31,7 @@ enum WatchGlue {
         return (StoreBatch(updates: updates, isFullScan: batch.isFullScan, resync: resync), problems)
     }
 
-    static func fileProblem(_ problem: WatchProblem) -> FileProblem {
+    package static func fileProblem(_ problem: WatchProblem) -> FileProblem {
         FileProblem(file: problem.file, line: problem.line, column: problem.column, message: problem.message)
     }
 }

@@ -1,0 +1,37 @@
+import BundleWatcher
+import StringsFormat
+
+/// The options `watch` and `serve` share: how the bundle is read and settled.
+struct BundleOptions {
+    static let specs: [OptionSpec] = [
+        .value("development-language", valueName: "language", default: "en",
+               help: "The language every lookup falls back to before Base."),
+        .value("settle", valueName: "ms", default: "50", help: "Quiet time for modifications and deletions."),
+        .value("batch-window", valueName: "µs", default: "500", help: "How long a batch waits for more writes."),
+        .value("max-file-size", valueName: "bytes", default: String(16 << 20),
+               help: "Larger files are reported as errors, not read."),
+    ]
+
+    var developmentLanguage: String
+    var watcher = BundleWatcher.Options()
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        guard let language = arguments.value("development-language").flatMap({ LanguageTag($0) }), !language.isBase else {
+            throw UsageError("--development-language takes a language tag such as en or pt-BR")
+        }
+        developmentLanguage = language.identifier
+        guard let settle = arguments.value("settle").flatMap(Int.init), (0...60_000).contains(settle) else {
+            throw UsageError("--settle takes a number of milliseconds from 0 to 60000")
+        }
+        guard let window = arguments.value("batch-window").flatMap(Int.init), (0...1_000_000).contains(window) else {
+            throw UsageError("--batch-window takes a number of microseconds from 0 to 1000000")
+        }
+        guard let size = arguments.value("max-file-size").flatMap(Int.init), size > 0 else {
+            throw UsageError("--max-file-size takes a positive number of bytes")
+        }
+        watcher.settling.settleTime = .milliseconds(settle)
+        watcher.settling.batchWindow = .microseconds(window)
+        watcher.settling.maximumDelay = max(watcher.settling.batchWindow * 100, .milliseconds(100))
+        watcher.maximumFileSize = size
+    }
+}
