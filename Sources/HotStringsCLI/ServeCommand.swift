@@ -1,0 +1,96 @@
+import Foundation
+import HotStringsProtocol
+import HotStringsServer
+import LinuxSystem
+
+/// `hotstrings serve [BUNDLE]`: the daemon.
+struct ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Run the daemon: watch a bundle and serve it over a Unix socket.",
+        discussion: """
+            Watches BUNDLE (default: the current directory) and answers the HotStrings protocol \
+            (docs/PROTOCOL.md) on a Unix socket: --socket, else $HOTSTRINGS_SOCKET, else \
+            $XDG_RUNTIME_DIR/hotstrings.sock, else /tmp/hotstrings-<uid>.sock. Subscribers get one reload \
+            event per settled change. Only the daemon's own user and root may connect unless --allow-uid \
+            names more. A second daemon on the same socket is refused; a stale socket file left by a crash \
+            is replaced; the file is removed on exit. The selected app language is saved in --state-dir \
+            ($XDG_STATE_HOME/hotstrings, else ~/.local/state/hotstrings) and restored at start.
+
+            Signals: SIGTERM and SIGINT stop the daemon after clients have read what was queued for them \
+            (up to a second); SIGHUP rescans the bundle. Under systemd it sends READY=1 once the first scan \
+            is served and accepts a socket passed by socket activation (LISTEN_FDS). Logs go to standard \
+            error.
+            """,
+        arguments: [
+            ArgumentSpec(name: "bundle", help: "The bundle directory holding <language>.lproj folders.",
+                         isOptional: true),
+        ],
+        options: BundleOptions.specs + [
+            .value("socket", valueName: "path", help: "The socket path."),
+            .value("socket-mode", valueName: "octal", default: "600", help: "The socket file's permissions."),
+            .value("state-dir", valueName: "path", help: "Where the selected language is saved."),
+            .value("allow-uid", valueName: "uids", help: "More user ids that may connect, comma-separated."),
+            .value("client-buffer", valueName: "bytes", default: String(8 << 20),
+                   help: "Unsent bytes a client may fall behind before it is resynchronized."),
+            .value("log-level", valueName: "level", default: "info", help: "debug, info, warning or error."),
+        ],
+        exitCodes: [
+            (ExitCode.success, "Stopped by SIGTERM or SIGINT."),
+            (ExitCode.failure, "The daemon could not start (the reason is on standard error)."),
+            (ExitCode.usage, "The command line is wrong."),
+        ]
+    )
+
+    var configuration: ServerConfiguration
+    var logLevel: Log.Level
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        let bundleOptions = try BundleOptions(arguments)
+        let environment = ProcessInfo.processInfo.environment
+        configuration = ServerConfiguration(
+            bundle: arguments.positionals.first ?? ".",
+            socketPath: SocketPath.resolve(option: arguments.value("socket"), environment: environment,
+                                           userID: ProcessStatistics.userID)
+        )
+        configuration.developmentLanguage = bundleOptions.developmentLanguage
+        configuration.watcher = bundleOptions.watcher
+        guard let mode = arguments.value("socket-mode").flatMap({ UInt32($0, radix: 8) }), mode <= 0o777 else {
+            throw UsageError("--socket-mode takes octal permissions such as 600 or 660")
+        }
+        configuration.socketMode = mode
+        configuration.stateDirectory = arguments.value("state-dir") ?? Self.defaultStateDirectory(environment)
+        if let list = arguments.value("allow-uid") {
+            for item in list.split(separator: ",") {
+                guard let uid = UInt32(item.trimmingCharacters(in: .whitespaces)) else {
+                    throw UsageError("--allow-uid takes numeric user ids separated by commas")
+                }
+                configuration.allowedUserIDs.insert(uid)
+            }
+        }
+        guard let buffer = arguments.value("client-buffer").flatMap(Int.init), buffer >= 4096 else {
+            throw UsageError("--client-buffer takes a number of bytes, at least 4096")
+        }
+        configuration.clientBufferBytes = buffer
+        guard let level = arguments.value("log-level").flatMap(Log.Level.init(name:)) else {
+            throw UsageError("--log-level takes debug, info, warning or error")
+        }
+        logLevel = level
+    }
+
+    static func defaultStateDirectory(_ environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/hotstrings" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.local/state/hotstrings" }
+        return nil
+    }
+
+    func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+        Log.setLevel(logLevel)
+        do {
+            return try Server.run(configuration)
+        } catch {
+            io.stderr.write("hotstrings serve: error: \(error)\n")
+            return ExitCode.failure
+        }
+    }
+}
