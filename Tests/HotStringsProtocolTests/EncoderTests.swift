@@ -1,0 +1,113 @@
+import Testing
+import HotStringsProtocol
+
+private func text(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes, as: UTF8.self)
+}
+
+@Suite("Response and event encoding")
+struct EncoderTests {
+    @Test("success lines put id and ok first, then the fields in order")
+    func success() {
+        let line = ResponseEncoder.success(id: .number(1), fields: [
+            ("value", "Hallo"), ("language", "de"), ("found", true),
+        ])
+        #expect(text(line) == #"{"id":1,"ok":true,"value":"Hallo","language":"de","found":true}"# + "\n")
+        #expect(text(ResponseEncoder.success(id: .string("a\"b"), fields: [])) == #"{"id":"a\"b","ok":true}"# + "\n")
+        #expect(text(ResponseEncoder.success(id: nil, fields: [("language", nil)]))
+            == #"{"id":null,"ok":true,"language":null}"# + "\n")
+    }
+
+    @Test("failure lines carry code and message, and available when set")
+    func failure() {
+        #expect(text(ResponseEncoder.failure(id: .number(2), .badRequest("missing field 'key'")))
+            == #"{"id":2,"ok":false,"error":{"code":"bad_request","message":"missing field 'key'"}}"# + "\n")
+        #expect(text(ResponseEncoder.failure(id: nil, .unsupportedLanguage("xx", available: ["de", "en"])))
+            == #"{"id":null,"ok":false,"error":{"code":"unsupported_language","message":"unsupported language 'xx'","#
+            + #""available":["de","en"]}}"# + "\n")
+        #expect(text(ResponseEncoder.failure(id: .string("t"), .tooLarge()))
+            == #"{"id":"t","ok":false,"error":{"code":"too_large","message":"request line longer than 65536 bytes"}}"#
+            + "\n")
+        #expect(text(ResponseEncoder.failure(id: .number(3), .internal("boom")))
+            == #"{"id":3,"ok":false,"error":{"code":"internal","message":"boom"}}"# + "\n")
+        #expect(text(ResponseEncoder.failure(id: .number(4), .unknownOp("x")))
+            == #"{"id":4,"ok":false,"error":{"code":"unknown_op","message":"unknown op 'x'"}}"# + "\n")
+        #expect(text(ResponseEncoder.failure(id: .number(5), .notFound("no table 'X' in 'de'")))
+            == #"{"id":5,"ok":false,"error":{"code":"not_found","message":"no table 'X' in 'de'"}}"# + "\n")
+    }
+
+    @Test("the table response writes entries in source order")
+    func table() {
+        let line = ResponseEncoder.table(id: .number(9), language: "de", table: "Localizable", seq: 12,
+                                         entries: [("z", "letzte"), ("a\n", "erste \"1\"")])
+        #expect(text(line) == #"{"id":9,"ok":true,"language":"de","table":"Localizable","seq":12,"#
+            + #""entries":{"z":"letzte","a\n":"erste \"1\""}}"# + "\n")
+    }
+
+    @Test("snapshot events list tables with their entries in order")
+    func snapshot() {
+        let line = EventEncoder.snapshot(epoch: 77, seq: 3, tables: [
+            TablePayload(language: "de", table: "Localizable", file: "de.lproj/Localizable.strings",
+                         entries: [("greeting", "Hallo"), ("bye", "Tschüss")]),
+            TablePayload(language: "en", table: "Empty", file: "en.lproj/Empty.strings", entries: []),
+        ])
+        #expect(text(line) == #"{"event":"snapshot","epoch":77,"seq":3,"tables":["#
+            + #"{"language":"de","table":"Localizable","file":"de.lproj/Localizable.strings","#
+            + #""entries":{"greeting":"Hallo","bye":"Tschüss"}},"#
+            + #"{"language":"en","table":"Empty","file":"en.lproj/Empty.strings","entries":{}}]}"# + "\n")
+        #expect(text(EventEncoder.snapshot(epoch: 1, seq: 0, tables: []))
+            == #"{"event":"snapshot","epoch":1,"seq":0,"tables":[]}"# + "\n")
+    }
+
+    @Test("reload events list each change with added, changed and removed")
+    func reload() {
+        let line = EventEncoder.reload(epoch: 77, seq: 4, changes: [
+            ChangePayload(language: "de", table: "Localizable", file: "de.lproj/Localizable.strings", kind: .updated,
+                          added: [("new", "Neu")], changed: [("greeting", "Servus")], removed: ["old"]),
+            ChangePayload(language: "fr", table: "Main", file: "fr.lproj/Main.strings", kind: .deleted,
+                          removed: ["a", "b"]),
+        ])
+        #expect(text(line) == #"{"event":"reload","epoch":77,"seq":4,"changes":["#
+            + #"{"language":"de","table":"Localizable","file":"de.lproj/Localizable.strings","kind":"updated","#
+            + #""added":{"new":"Neu"},"changed":{"greeting":"Servus"},"removed":["old"]},"#
+            + #"{"language":"fr","table":"Main","file":"fr.lproj/Main.strings","kind":"deleted","#
+            + #""added":{},"changed":{},"removed":["a","b"]}]}"# + "\n")
+    }
+
+    @Test("error, language and resync events")
+    func smallEvents() {
+        #expect(text(EventEncoder.error(epoch: 7, seq: 5, file: "de.lproj/Localizable.strings", line: 12, column: 7,
+                                        message: "expected ';' after the value"))
+            == #"{"event":"error","epoch":7,"seq":5,"file":"de.lproj/Localizable.strings","line":12,"column":7,"#
+            + #""message":"expected ';' after the value"}"# + "\n")
+        #expect(text(EventEncoder.error(epoch: 7, seq: 6, file: "x.strings", line: nil, column: nil,
+                                        message: "permission denied"))
+            == #"{"event":"error","epoch":7,"seq":6,"file":"x.strings","line":null,"column":null,"#
+            + #""message":"permission denied"}"# + "\n")
+        #expect(text(EventEncoder.language(epoch: 7, seq: 7, language: "fr", previous: nil))
+            == #"{"event":"language","epoch":7,"seq":7,"language":"fr","previous":null}"# + "\n")
+        #expect(text(EventEncoder.language(epoch: 7, seq: 8, language: nil, previous: "fr"))
+            == #"{"event":"language","epoch":7,"seq":8,"language":null,"previous":"fr"}"# + "\n")
+        #expect(text(EventEncoder.resync(epoch: 9_007_199_254_740_991, seq: 9, reason: "slow-client"))
+            == #"{"event":"resync","epoch":9007199254740991,"seq":9,"reason":"slow-client"}"# + "\n")
+    }
+
+    @Test("a large snapshot is one line that decodes back to the same entries")
+    func largeSnapshot() throws {
+        let entries = (0..<20_000).map { ("key.\($0) \"q\"", "Wert \($0)\nzeile 2 ✓") }
+        let line = EventEncoder.snapshot(epoch: 1, seq: 2, tables: [
+            TablePayload(language: "de", table: "Big", file: "de.lproj/Big.strings", entries: entries),
+        ])
+        #expect(line.firstIndex(of: 0x0A) == line.count - 1)
+        let message = try ServerMessage.decode(line.dropLast())
+        guard case .event("snapshot", 1, 2, let body) = message,
+              let decoded = body["tables"]?.arrayValue?.first?["entries"]?.objectMembers
+        else {
+            Issue.record("not a snapshot: \(message)")
+            return
+        }
+        #expect(decoded.count == entries.count)
+        #expect(decoded.map(\.0) == entries.map(\.0))
+        #expect(decoded.map { $0.1.stringValue } == entries.map(\.1))
+    }
+}

@@ -1,0 +1,60 @@
+import Testing
+import HotStringsProtocol
+
+@Suite("Request encoding")
+struct RequestEncoderTests {
+    static let requests: [Request] = [
+        .hello(client: nil),
+        .hello(client: "hotstrings-cli 1.0"),
+        .languages,
+        .get(key: "greeting", table: "Localizable", languages: []),
+        .get(key: "", table: "Main", languages: ["de-CH"]),
+        .get(key: "quote \" and \\ and\nnewline", table: "Localizable", languages: ["de-CH", "fr", "en"]),
+        .table(language: "de", table: "Localizable"),
+        .subscribe(Subscription()),
+        .subscribe(Subscription(languages: ["de"], tables: ["Localizable", "Main"], snapshot: false,
+                                since: StreamPosition(epoch: 9_007_199_254_740_991, seq: 42))),
+        .subscribe(Subscription(languages: [], tables: [])),
+        .unsubscribe,
+        .selectLanguage("fr"),
+        .selectLanguage(nil),
+        .status,
+    ]
+
+    @Test("every request survives encoding and decoding", arguments: requests)
+    func roundTrip(request: Request) {
+        for id in [RequestID.number(7), .number(-1), .string("α-1"), .string("")] {
+            let line = RequestEncoder.encode(id: id, request)
+            #expect(line.last == 0x0A)
+            #expect(line.dropLast().contains(0x0A) == false)
+            let (decodedID, result) = RequestDecoder.decode(line.dropLast())
+            #expect(decodedID == id)
+            #expect(result == .success(request))
+        }
+    }
+
+    static let golden: [(Request, String)] = [
+        (.hello(client: "cli"), #"{"id":1,"op":"hello","client":"cli"}"#),
+        (.status, #"{"id":1,"op":"status"}"#),
+        (.get(key: "k", table: "Localizable", languages: ["de-CH"]),
+         #"{"id":1,"op":"get","key":"k","table":"Localizable","language":"de-CH"}"#),
+        (.get(key: "k", table: "T", languages: ["de", "fr"]),
+         #"{"id":1,"op":"get","key":"k","table":"T","languages":["de","fr"]}"#),
+        (.subscribe(Subscription(since: StreamPosition(epoch: 5, seq: 6))),
+         #"{"id":1,"op":"subscribe","snapshot":true,"since":{"epoch":5,"seq":6}}"#),
+        (.selectLanguage(nil), #"{"id":1,"op":"select-language","language":null}"#),
+    ]
+
+    @Test("requests are compact lines with id and op first", arguments: golden)
+    func goldenLines(request: Request, expected: String) {
+        #expect(String(decoding: RequestEncoder.encode(id: .number(1), request), as: UTF8.self) == expected + "\n")
+    }
+
+    @Test("op names match the protocol")
+    func opNames() {
+        #expect(Self.requests.map(\.op).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            == Request.ops)
+        #expect(RequestID.string("a").description == #""a""#)
+        #expect(RequestID.number(3).description == "3")
+    }
+}
