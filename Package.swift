@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(name: "hotstrings", dependencies: ["HotStringsCLI"], swiftSettings: strict),
         .executableTarget(
             name: "hotstrings-bench",
-            dependencies: ["StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem"],
+            dependencies: ["StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsServer"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -52,6 +52,8 @@ package enum Server {
     package static func run(_ configuration: ServerConfiguration) throws(ServerStartError) -> Int32 {
         Signals.ignore(.pipe)
         Signals.block([.interrupt, .terminate, .hangup])
+        let openFiles = ResourceLimits.raiseOpenFiles()
+        Log.debug("open files limit: \(openFiles)")
         let (listener, ownsSocketFile) = try openListener(configuration)
         let watcher: BundleWatcher
         do {

@@ -10,6 +10,7 @@ struct HotStringsBench {
     static var suites: [any BenchmarkSuite.Type] { [
         ParseSuite.self,
         WatchSuite.self,
+        ServeSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.

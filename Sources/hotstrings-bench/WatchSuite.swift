@@ -1,5 +1,6 @@
 import BundleWatcher
 import Foundation
+import HotStringsServer
 import LinuxSystem
 import StringsFormat
 import StringsStore
@@ -124,7 +125,7 @@ enum WatchLatency {
         watcher.start { continuation.yield($0) }
         Task {
             for await batch in batches {
-                let events = await store.apply(WatchBench.storeBatch(batch))
+                let events = await store.apply(WatchGlue.storeBatch(batch).0)
                 if events.contains(where: { if case .reload = $0 { true } else { false } }) { arrivals.record() }
             }
         }
@@ -171,23 +172,6 @@ final class ArrivalLog: Sendable {
     }
 }
 
-enum WatchBench {
-    static func storeBatch(_ batch: WatchBatch) -> StoreBatch {
-        let updates = batch.changes.compactMap { change -> TableUpdate? in
-            guard let language = LanguageTag(change.location.folderLanguage) else { return nil }
-            let content: TableUpdate.Content
-            switch change.content {
-            case .parsed(let table): content = .parsed(table)
-            case .failed(let problem): content = .failed(FileProblem(file: problem.file, message: problem.message))
-            case .removed: content = .removed
-            }
-            return TableUpdate(id: TableID(language: language, table: change.location.table),
-                               file: change.location.relativePath, content: content)
-        }
-        return StoreBatch(updates: updates, isFullScan: batch.isFullScan)
-    }
-}
-
 enum ColdStart {
     struct Figures {
         var files = 0, bytes = 0, keys = 0
@@ -218,7 +202,7 @@ enum ColdStart {
             let watcher = try BundleWatcher(root: root)
             watcher.start { batch in
                 guard batch.isFullScan else { return }
-                let storeBatch = WatchBench.storeBatch(batch)
+                let storeBatch = WatchGlue.storeBatch(batch).0
                 Task {
                     _ = await holder.store.apply(storeBatch)
                     done.signal()

@@ -1,0 +1,317 @@
+import Foundation
+import LinuxSystem
+
+/// `hotstrings-bench serve`: the daemon end to end, across processes, against a bare relay.
+struct ServeSuite: BenchmarkSuite {
+    static let name = "serve"
+    static let abstract = "daemon: save-to-subscriber latency vs a bare inotify + socket relay, fan-out, memory, get/s"
+    static let help = """
+        USAGE: swift run -c release hotstrings-bench serve [--saves N] [--fan-out N,N] [--gets N]
+
+        Starts a real `hotstrings serve` (built next to this benchmark) on a temporary bundle with default
+        settings. Latency: an atomic save until a subscriber in this process has read the reload line, N
+        times, next to the floor measured in the same run, interleaved: the same rename seen by a bare
+        inotify read in a relay thread that writes one line to a Unix socket this process reads. Fan-out:
+        one save until the last of N subscribers has read it. Memory: the daemon's resident growth per idle
+        subscriber. get: sequential round trips per second on one connection.
+
+        OPTIONS:
+          --saves N        atomic saves to time (default 500)
+          --fan-out LIST   subscriber counts (default 1000,10000)
+          --gets N         get requests to time (default 20000)
+        """
+
+    static func run(arguments: [String]) throws -> Int32 {
+        var options = OptionReader(arguments)
+        let saves = try options.positiveInteger("--saves") ?? 500
+        let fanOuts = try (options.value("--fan-out") ?? "1000,10000").split(separator: ",").compactMap { Int($0) }
+        let gets = try options.positiveInteger("--gets") ?? 20_000
+        try options.finish()
+        Signals.ignore(.pipe)
+        ResourceLimits.raiseOpenFiles()
+
+        let daemon = try Daemon.start()
+        defer { daemon.stop() }
+        var passes = true
+
+        let latency = try ServeLatency.measure(daemon: daemon, saves: saves)
+        print("atomic save -> subscriber has read the reload, \(saves) saves, across processes (ms)")
+        print("  " + ["", "p50", "p90", "p99"].map { Format.cell($0, 10, right: true) }.joined())
+        for (label, samples) in [("floor", latency.floor), ("daemon", latency.daemon)] {
+            let row = [0.5, 0.9, 0.99].map {
+                Format.cell(String(format: "%.3f", WatchSuite.percentile(samples, $0) * 1e3), 10, right: true)
+            }
+            print("  " + Format.cell(label, 10) + row.joined())
+        }
+        let p50 = (WatchSuite.percentile(latency.daemon, 0.5) - WatchSuite.percentile(latency.floor, 0.5)) * 1e3
+        let p99 = (WatchSuite.percentile(latency.daemon, 0.99) - WatchSuite.percentile(latency.floor, 0.99)) * 1e3
+        print(String(format: "  above the floor: p50 +%.3f ms, p99 +%.3f ms", p50, p99))
+        print("  bar p50 <= 1 ms and p99 <= 5 ms above the floor: \(p50 <= 1 && p99 <= 5 ? "PASS" : "FAIL")")
+        passes = passes && p50 <= 1 && p99 <= 5
+
+        for count in fanOuts {
+            let result = try FanOut.measure(daemon: daemon, subscribers: count)
+            print(String(format: "fan-out to %d subscribers: last one read the reload after %.2f ms "
+                         + "(first %.2f ms); daemon resident +%@ (%.1f KB per idle subscriber)",
+                         count, result.lastSeconds * 1e3, result.firstSeconds * 1e3,
+                         Format.megabytes(result.residentGrowth), Double(result.residentGrowth) / Double(count) / 1e3))
+            if count == 1000 {
+                print("  bar 1,000 served within 10 ms: \(result.lastSeconds <= 0.010 ? "PASS" : "FAIL")")
+                passes = passes && result.lastSeconds <= 0.010
+            }
+            if count == 10_000 {
+                print("  bar 10,000 held in <= 200 MB: \(result.residentGrowth <= 200_000_000 ? "PASS" : "FAIL")")
+                passes = passes && result.residentGrowth <= 200_000_000
+            }
+        }
+
+        let rate = try GetRate.measure(daemon: daemon, requests: gets)
+        print(String(format: "get: %.0f round trips per second on one connection", rate))
+        return passes ? 0 : 1
+    }
+}
+
+/// A `hotstrings serve` child process on a temporary bundle.
+final class Daemon {
+    let bundle: TemporaryBundle
+    let socket: String
+    let process = Process()
+
+    static func table(_ round: Int) -> String {
+        (0..<100).map { "\"key.\($0)\" = \"Value \($0) in round \(round)\";" }.joined(separator: "\n")
+    }
+
+    private init(bundle: TemporaryBundle) {
+        self.bundle = bundle
+        socket = bundle.root + "/.hotstrings.sock"
+    }
+
+    static func start() throws -> Daemon {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("hotstrings")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw UsageError("no hotstrings binary at \(executable.path): run swift build -c release first")
+        }
+        let daemon = Daemon(bundle: try TemporaryBundle(tables: [
+            "en.lproj/Localizable.strings": table(0), "de.lproj/Localizable.strings": table(0),
+        ]))
+        daemon.process.executableURL = executable
+        daemon.process.arguments = ["serve", daemon.bundle.root, "--socket", daemon.socket,
+                                    "--state-dir", daemon.bundle.root + "/.state", "--log-level", "warning"]
+        try daemon.process.run()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !UnixSocket.isListening(atPath: daemon.socket) {
+            guard ContinuousClock.now < deadline, daemon.process.isRunning else {
+                throw UsageError("the daemon did not start listening on \(daemon.socket)")
+            }
+            _ = try? Poller().wait(timeout: .milliseconds(5))
+        }
+        return daemon
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        bundle.remove()
+    }
+
+    var residentBytes: Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return kilobytes * 1024
+    }
+}
+
+/// A blocking line-oriented connection for the benchmark.
+final class LineConnection {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = try UnixSocket.connect(toPath: path)
+    }
+
+    deinit { SocketIO.close(fd) }
+
+    func send(_ line: String) throws {
+        var bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = try bytes.withUnsafeMutableBytes { try SocketIO.write(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            offset += written
+        }
+    }
+
+    /// The next line (blocking; the socket is blocking).
+    func readLine() throws -> [UInt8] {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let result = try chunk.withUnsafeMutableBytes { try SocketIO.read(fd, into: $0) }
+            switch result {
+            case .data(let count): buffer += chunk[..<count]
+            case .closed: throw UsageError("the daemon closed the connection")
+            case .wouldBlock: continue
+            }
+        }
+    }
+}
+
+extension UsageError: CustomStringConvertible {
+    var description: String { message }
+}
+
+enum ServeLatency {
+    static func measure(daemon: Daemon, saves: Int) throws -> (floor: [Double], daemon: [Double]) {
+        let subscriber = try LineConnection(path: daemon.socket)
+        try subscriber.send(#"{"id":1,"op":"subscribe","snapshot":false,"languages":["en"]}"#)
+        _ = try subscriber.readLine()
+        let relay = try Relay()
+        defer { relay.stop() }
+        var floor: [Double] = []
+        var measured: [Double] = []
+        for round in 1...saves {
+            let text = Daemon.table(round)
+            let floorStart = ContinuousClock.now
+            try relay.folder.atomicallyReplace("x/Localizable.strings", with: text)
+            _ = try relay.reader.readLine()
+            floor.append((ContinuousClock.now - floorStart).seconds)
+
+            let start = ContinuousClock.now
+            try daemon.bundle.atomicallyReplace("en.lproj/Localizable.strings", with: text)
+            while true {
+                let line = try subscriber.readLine()
+                if line.starts(with: Array(#"{"event":"reload""#.utf8)) { break }
+            }
+            measured.append((ContinuousClock.now - start).seconds)
+        }
+        return (floor, measured)
+    }
+}
+
+/// The floor: a thread that reads inotify and writes one line to a Unix socket per rename.
+final class Relay {
+    let folder: TemporaryBundle
+    let reader: LineConnection
+    private let thread: Thread
+    private let stopping = Poller.StopFlag()
+
+    init() throws {
+        folder = try TemporaryBundle(tables: ["x/Localizable.strings": Daemon.table(0)])
+        let path = folder.root + "/relay.sock"
+        let listener = try UnixSocket.listen(atPath: path)
+        let inotify = try Inotify()
+        _ = try inotify.addWatch(folder.root + "/x", mask: [.movedTo])
+        let poller = try Poller()
+        try poller.add(inotify.fileDescriptor)
+        try poller.add(listener)
+        let flag = stopping
+        thread = Thread {
+            var client: Int32 = -1
+            while !flag.isSet {
+                guard let ready = try? poller.wait(timeout: .milliseconds(100)) else { break }
+                if ready.contains(listener), client < 0, let accepted = try? UnixSocket.accept(listener) {
+                    client = accepted
+                }
+                if ready.contains(inotify.fileDescriptor) {
+                    let events = (try? inotify.readEvents()) ?? []
+                    for _ in events where client >= 0 {
+                        _ = Array("x\n".utf8).withUnsafeBytes { try? SocketIO.write(client, $0) }
+                    }
+                }
+            }
+            SocketIO.close(client)
+            SocketIO.close(listener)
+            inotify.close()
+            poller.close()
+        }
+        thread.start()
+        reader = try LineConnection(path: path)
+    }
+
+    func stop() {
+        stopping.set()
+        folder.remove()
+    }
+}
+
+extension Poller {
+    /// A flag a benchmark thread checks between waits.
+    final class StopFlag: @unchecked Sendable {
+        // @unchecked: a Bool read and written only through the lock below.
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
+    }
+}
+
+enum FanOut {
+    struct Result {
+        var firstSeconds: Double
+        var lastSeconds: Double
+        var residentGrowth: Int
+    }
+
+    static func measure(daemon: Daemon, subscribers count: Int) throws -> Result {
+        let before = daemon.residentBytes
+        let poller = try EventPoller()
+        var descriptors: [Int32] = []
+        defer { for fd in descriptors { SocketIO.close(fd) } }
+        let request = Array(#"{"id":1,"op":"subscribe","snapshot":false}"#.utf8) + [0x0A]
+        for _ in 0..<count {
+            let fd = try UnixSocket.connect(toPath: daemon.socket)
+            descriptors.append(fd)
+            _ = try request.withUnsafeBytes { try SocketIO.write(fd, $0) }
+        }
+        // Every subscriber reads its subscribe response before the clock starts.
+        for fd in descriptors { try readUntilNewline(fd) }
+        let growth = daemon.residentBytes - before
+        for fd in descriptors { try poller.add(fd, interest: .readable) }
+        var remaining = Set(descriptors)
+        var first: Double?
+        let start = ContinuousClock.now
+        try daemon.bundle.atomicallyReplace("de.lproj/Localizable.strings", with: Daemon.table(Int.random(in: 1...1_000_000)))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !remaining.isEmpty {
+            let ready = try poller.wait(timeout: .seconds(10))
+            guard !ready.isEmpty else { throw UsageError("\(remaining.count) subscribers never got the event") }
+            for event in ready where remaining.contains(event.fd) {
+                _ = try buffer.withUnsafeMutableBytes { try SocketIO.read(event.fd, into: $0) }
+                remaining.remove(event.fd)
+                poller.remove(event.fd)
+                if first == nil { first = (ContinuousClock.now - start).seconds }
+            }
+        }
+        let last = (ContinuousClock.now - start).seconds
+        poller.close()
+        return Result(firstSeconds: first ?? last, lastSeconds: last, residentGrowth: growth)
+    }
+
+    private static func readUntilNewline(_ fd: Int32) throws {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while true {
+            let result = try buffer.withUnsafeMutableBytes { try SocketIO.read(fd, into: $0) }
+            guard case .data(let count) = result else { throw UsageError("subscriber closed before its response") }
+            if buffer[..<count].contains(0x0A) { return }
+        }
+    }
+}
+
+enum GetRate {
+    static func measure(daemon: Daemon, requests: Int) throws -> Double {
+        let connection = try LineConnection(path: daemon.socket)
+        let start = ContinuousClock.now
+        for index in 0..<requests {
+            try connection.send(#"{"id":\#(index),"op":"get","key":"key.7","language":"de-CH"}"#)
+            _ = try connection.readLine()
+        }
+        return Double(requests) / (ContinuousClock.now - start).seconds
+    }
+}
