@@ -14,8 +14,11 @@ enum JSONWriter {
     @inline(__always)
     static func appendQuoted(_ string: String, to out: inout [UInt8]) {
         out.append(quote)
-        var string = string
-        string.withUTF8 { appendEscaped($0, to: &out) }
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { appendEscaped($0, to: &out) }
+        if written == nil {
+            var string = string
+            string.withUTF8 { appendEscaped($0, to: &out) }
+        }
         out.append(quote)
     }
 
@@ -24,7 +27,17 @@ enum JSONWriter {
         let count = bytes.count
         var runStart = 0
         var index = 0
+        let base = bytes.baseAddress
         while index < count {
+            if let base, count - index >= 8 {
+                // Eight bytes at a time until one may need an escape; the lowest flag is exact.
+                let flags = escapeFlags(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                if flags == 0 {
+                    index += 8
+                    continue
+                }
+                index += flags.trailingZeroBitCount >> 3
+            }
             let byte = bytes[index]
             if byte >= 0x20 && byte != quote && byte != backslash && byte != 0xE2 {
                 index += 1
@@ -59,6 +72,18 @@ enum JSONWriter {
         if runStart < count {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
         }
+    }
+
+    /// The high bit set in each byte of `word` (little-endian) that is below 0x20, a quote, a backslash or
+    /// 0xE2; bytes above the lowest flagged one may be flagged falsely, so only the lowest is to be trusted.
+    @inline(__always)
+    private static func escapeFlags(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs
+        return control | zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
+            | zeroBytes(word ^ (ones &* 0xE2))
     }
 
     private static func appendUnicodeEscape(_ unit: UInt16, to out: inout [UInt8]) {

@@ -68,6 +68,26 @@ struct JSONWriterTests {
         }
     }
 
+    @Test("every special byte is escaped at every position of the eight-byte scan")
+    func escapingAtEveryPosition() {
+        let specials: [(String, String)] = [
+            ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{0}", #"\u0000"#), ("\u{1F}", #"\u001f"#),
+            ("\u{2028}", #"\u2028"#), ("\u{2029}", #"\u2029"#), ("\u{2026}", "\u{2026}"), (" ", " "),
+            ("\u{7F}", "\u{7F}"),
+        ]
+        for (special, escaped) in specials {
+            for length in [7, 8, 9, 16, 17, 24] {
+                for position in 0..<length {
+                    let input = String(repeating: "a", count: position) + special
+                        + String(repeating: "b", count: length - position)
+                    let expected = "\"" + String(repeating: "a", count: position) + escaped
+                        + String(repeating: "b", count: length - position) + "\""
+                    #expect(JSONValue.string(input).description == expected)
+                }
+            }
+        }
+    }
+
     @Test("a long string with scattered escapes survives a round trip through Foundation")
     func longString() throws {
         let piece = "abc\"def\\ghi\njkl\u{2028}mnö\u{1}"
