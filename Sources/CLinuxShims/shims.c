@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLinuxShims.h"
 #include <errno.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -93,4 +94,9 @@ int hotstrings_epoll_wait(int epfd, struct hotstrings_ready *ready, int maximum,
     int count = epoll_wait(epfd, events, maximum, milliseconds);
     if (count < 0) return -1;
     return translate(events, count, ready);
+}
+
+int hotstrings_ppoll(void *fds, unsigned long count, int64_t seconds, int64_t nanoseconds) {
+    struct timespec timeout = {.tv_sec = (time_t)seconds, .tv_nsec = (long)nanoseconds};
+    return ppoll((struct pollfd *)fds, (nfds_t)count, seconds < 0 ? NULL : &timeout, NULL);
 }

@@ -153,6 +153,12 @@ package final class EventPoller: Sendable {
         }
     }
 
+    /// Whether waits use `epoll_pwait2`'s nanosecond timeouts: false when asked for millisecond timeouts, or
+    /// once a wait has found a kernel without the call (before 5.11).
+    package var usesNanosecondTimeouts: Bool {
+        hasPreciseTimeouts.load(ordering: .relaxed)
+    }
+
     /// Makes a blocked (or the next) `wait` return, by adding 1 to the eventfd with `write`.
     package func wake() {
         var one: UInt64 = 1

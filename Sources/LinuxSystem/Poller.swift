@@ -1,12 +1,13 @@
+import CLinuxShims
 import Glibc
 import Synchronization
 
 /// Waits until any of a set of descriptors is readable, with a timeout and a wake-up from other threads.
 ///
-/// Built on `poll` (the Glibc module does not import epoll or eventfd; for the handful of descriptors a
-/// watcher holds, `poll` costs the same). Interest is level-triggered: a descriptor stays ready until it is
-/// drained. A non-blocking, close-on-exec `socketpair` carries wake-ups. One thread waits at a time; `add`,
-/// `remove` and `wake` may be called from any thread.
+/// Built on `ppoll` (for the handful of descriptors a watcher holds, epoll would cost the same; the
+/// daemon's thousands of connections use `EventPoller`). Interest is level-triggered: a descriptor stays
+/// ready until it is drained. A non-blocking, close-on-exec `socketpair` carries wake-ups. One thread waits
+/// at a time; `add`, `remove` and `wake` may be called from any thread.
 package final class Poller: Sendable {
     private let registered = Mutex<[Int32]>([])
     /// Set by `wake()` before it writes, so a waiter can tell a caller's wake-up from a change of interest.
@@ -61,12 +62,13 @@ package final class Poller: Sendable {
         }
     }
 
-    /// Blocks in `poll` until an added descriptor is readable, `wake()` is called, or `timeout` passes.
+    /// Blocks in `ppoll` until an added descriptor is readable, `wake()` is called, or `timeout` passes.
     ///
-    /// Returns the ready descriptors (readable, hung up or in error), or [] after a wake-up or the timeout.
-    /// `nil` waits forever. A wake-up that arrives while no one waits makes the next wait return at once.
-    /// Interruptions by signals are retried with the remaining time.
-    /// - Throws: `SystemError` from `poll` (`.invalidArgument` after `close()`).
+    /// Returns the ready descriptors (readable, hung up or in error), or [] after a wake-up or the timeout,
+    /// never before it: the timeout is nanosecond-precise (a settle window of 0.3 ms is not rounded up to a
+    /// millisecond). `nil` waits forever. A wake-up that arrives while no one waits makes the next wait
+    /// return at once. Interruptions by signals are retried with the remaining time.
+    /// - Throws: `SystemError` from `ppoll` (`.invalidArgument` after `close()`).
     package func wait(timeout: Duration?) throws(SystemError) -> [Int32] {
         let deadline = timeout.map { ContinuousClock.now + max($0, .zero) }
         while true {
@@ -76,26 +78,19 @@ package final class Poller: Sendable {
                     descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
                 }
             }
-            // poll counts whole milliseconds; a deadline less than one away (a settle window of 0.3 ms) is
-            // slept exactly with nanosleep and then polled without waiting, instead of rounding up to 1 ms.
-            var milliseconds = Self.milliseconds(until: deadline)
-            if let deadline, milliseconds > 0 {
-                let remaining = deadline - .now
-                if remaining < .milliseconds(1) {
-                    Self.sleep(until: deadline)
-                    milliseconds = 0
-                } else {
-                    milliseconds = Int32(clamping: remaining.components.seconds * 1000
-                        + remaining.components.attoseconds / 1_000_000_000_000_000)
-                }
-            }
-            let count = Glibc.poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+            let (seconds, attoseconds) = deadline.map { max($0 - .now, .zero).components } ?? (-1, 0)
+            let nanoseconds = attoseconds / 1_000_000_000
+            let count = hotstrings_ppoll(&descriptors, UInt(descriptors.count), seconds, nanoseconds)
             if count == -1 {
                 let errno = Errno.current
                 if errno == .interrupted {
                     continue
                 }
-                throw SystemError(operation: "poll", errno: errno)
+                throw SystemError(operation: "ppoll", errno: errno)
+            }
+            if count == 0, let deadline, ContinuousClock.now < deadline {
+                // The kernel times out on CLOCK_MONOTONIC; wait out what ContinuousClock says is left.
+                continue
             }
             let ready = descriptors.dropFirst().filter { $0.revents != 0 }.map(\.fd)
             guard descriptors[0].revents != 0 else {
@@ -136,35 +131,5 @@ package final class Poller: Sendable {
             count == capacity
         {
         }
-    }
-
-    /// The `poll` timeout for `deadline`: -1 for none, otherwise the milliseconds left, rounded up so that a
-    /// wait never ends before its deadline.
-    /// Sleeps until `deadline` with `nanosleep`, for waits shorter than poll's millisecond.
-    private static func sleep(until deadline: ContinuousClock.Instant) {
-        let remaining = deadline - .now
-        guard remaining > .zero else {
-            return
-        }
-        let (seconds, attoseconds) = remaining.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var left = timespec()
-        while nanosleep(&request, &left) == -1, Errno.current == .interrupted {
-            request = left
-        }
-    }
-
-    private static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
-        guard let deadline else {
-            return -1
-        }
-        let remaining = deadline - .now
-        guard remaining > .zero else {
-            return 0
-        }
-        let (seconds, attoseconds) = remaining.components
-        let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-        let milliseconds = seconds * 1000 + (attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond
-        return Int32(clamping: milliseconds)
     }
 }

@@ -55,4 +55,8 @@ int hotstrings_epoll_pwait2(int epfd, struct hotstrings_ready *ready, int maximu
 /// epoll_wait with a timeout in milliseconds (-1: wait forever); otherwise like hotstrings_epoll_pwait2.
 int hotstrings_epoll_wait(int epfd, struct hotstrings_ready *ready, int maximum, int milliseconds);
 
+/// ppoll(fds, count, timeout, NULL) on an array of `struct pollfd` with a nanosecond timeout (negative
+/// seconds: wait forever): the count of ready descriptors, 0 on timeout, or -1 with errno.
+int hotstrings_ppoll(void *fds, unsigned long count, int64_t seconds, int64_t nanoseconds);
+
 #endif
