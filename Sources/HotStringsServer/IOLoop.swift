@@ -224,13 +224,19 @@ final class IOLoop: Sendable {
             connection.hasReportedCaughtUp = true
             toCore(.caughtUp(connection.id))
         }
+        let wasBlocked = !connection.isReading
         state.connections[fd] = connection
         updateInterest(fd, &state)
+        // Lines the framer holds from before the client was paused are not announced by epoll again.
+        if wasBlocked, state.connections[fd]?.isReading == true { read(fd, &state) }
     }
 
     private func updateInterest(_ fd: Int32, _ state: inout State) {
         guard var connection = state.connections[fd] else { return }
+        // A client that does not read its responses is not read either: its requests would queue answers
+        // without limit (responses are exempt from the outbox cap, events are not).
         let wantsRead = !connection.isClosing && connection.inFlight < state.limits.requestsInFlight
+            && connection.outbox.pendingBytes < state.limits.outboxBytes
         let wantsWrite = !connection.outbox.isEmpty
         guard wantsRead != connection.isReading || wantsWrite != connection.isWriting else { return }
         var interest: EventPoller.Interest = []
