@@ -8,7 +8,12 @@ package enum CLI {
     package static let version = "0.1.0"
 
     /// Every subcommand, in the order `--help` lists them.
-    static var commands: [any Command.Type] { [ServeCommand.self, LintCommand.self, DumpCommand.self, WatchCommand.self] }
+    static var commands: [any Command.Type] {
+        [
+            ServeCommand.self, SubscribeCommand.self, GetCommand.self, TableCommand.self, LanguagesCommand.self,
+            SelectLanguageCommand.self, StatusCommand.self, LintCommand.self, DumpCommand.self, WatchCommand.self,
+        ]
+    }
 
     /// Runs `hotstrings` with `arguments` (without the program name) and returns the exit code.
     ///

@@ -1,0 +1,108 @@
+import Foundation
+import HotStringsProtocol
+import LinuxSystem
+
+/// `hotstrings subscribe`: the daemon's events as they happen, until the daemon stops or SIGINT.
+struct SubscribeCommand: Command {
+    /// How events are printed.
+    enum Format: String {
+        /// Each event line exactly as the daemon sent it.
+        case json
+        /// One readable line per event (per table, for a reload).
+        case text
+    }
+
+    static let spec = CommandSpec(
+        name: "subscribe",
+        abstract: "Print the daemon's events as they happen (JSON lines or readable text).",
+        discussion: """
+            Subscribes to the running daemon (hotstrings serve) and prints every event it sends: first a \
+            snapshot of the tables (unless --no-snapshot), then a reload per settled change, error events \
+            for files that fail to parse, language events when the app language is selected, and resync \
+            events (a fresh snapshot follows). --languages and --tables limit the tables to those named.
+
+            --format json prints each event exactly as received, one JSON object per line. --format text \
+            prints 'snapshot: 12 tables', 'reload de/Localizable: ~changed +added -removed' (one line per \
+            table), 'error de.lproj/Localizable.strings:3:1: message', 'language fr (was de)' and \
+            'resync overflow'. Standard output is written line by line, so it can be piped.
+
+            Runs until SIGINT or SIGTERM (exit 0) or until the daemon closes the connection, for example \
+            because it stopped (exit 3).
+            """,
+        options: [
+            .value("languages", valueName: "list", help: "Only tables of these languages, comma-separated."),
+            .value("tables", valueName: "list", help: "Only these tables, comma-separated."),
+            .value("format", valueName: "format", default: Format.json.rawValue, help: "json or text."),
+            .flag("no-snapshot", help: "Start with the next change instead of a snapshot of the tables."),
+        ] + ClientOptions.specs,
+        exitCodes: [
+            (ExitCode.success, "Stopped by SIGINT or SIGTERM."),
+            (ExitCode.failure, "The daemon refused the subscription."),
+            (ExitCode.cannotConnect, "Cannot connect to the daemon (standard error says how to start one)."),
+            (ExitCode.connectionLost, "The daemon closed the connection (it stopped) or did not answer in time."),
+            (ExitCode.usage, "The command line is wrong."),
+        ]
+    )
+
+    var subscription: Subscription
+    var format: Format
+    var client: ClientOptions
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        subscription = Subscription(
+            languages: try ClientOptions.list(arguments.value("languages"), option: "languages"),
+            tables: try ClientOptions.list(arguments.value("tables"), option: "tables"),
+            snapshot: !arguments.flag("no-snapshot")
+        )
+        guard let format = arguments.value("format").flatMap(Format.init(rawValue:)) else {
+            throw UsageError("--format takes json or text")
+        }
+        self.format = format
+        client = try ClientOptions(arguments)
+    }
+
+    func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+        let connection: ClientConnection
+        switch client.connect(io: &io) {
+        case .connected(let opened): connection = opened
+        case .failed(let code): return code
+        }
+        defer { connection.close() }
+        // Blocked before the thread that waits for them exists, so that thread inherits the mask too.
+        Signals.block([.interrupt, .terminate])
+        let interrupter = connection.interrupter
+        Thread {
+            _ = Signals.waitForAny(of: [.interrupt, .terminate])
+            interrupter.interrupt()
+        }.start()
+        do {
+            if case .failure(let error) = try connection.send(.subscribe(subscription)) {
+                return ClientOptions.report(error, io: &io)
+            }
+            while true {
+                switch try connection.nextEvent() {
+                case .line(let line):
+                    print(line, io: &io)
+                case .closed:
+                    return client.report(ClientError.connectionLost(path: connection.path), io: &io)
+                case .interrupted:
+                    return ExitCode.success
+                }
+            }
+        } catch .interrupted {
+            return ExitCode.success
+        } catch {
+            return client.report(error, io: &io)
+        }
+    }
+
+    /// Writes one event as one write, so a reader of the pipe sees each event as soon as it arrived.
+    private func print<Output, ErrorOutput>(_ line: [UInt8], io: inout CommandIO<Output, ErrorOutput>) {
+        switch format {
+        case .json:
+            io.stdout.write(String(decoding: line, as: UTF8.self) + "\n")
+        case .text:
+            io.stdout.write(ClientText.event(line: line).map { $0 + "\n" }.joined())
+        }
+    }
+}

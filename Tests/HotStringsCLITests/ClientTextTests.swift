@@ -1,0 +1,53 @@
+import Testing
+@testable import HotStringsCLI
+
+/// `subscribe --format text`: each event line as readable text.
+struct ClientTextTests {
+    @Test(arguments: [
+        (#"{"event":"snapshot","epoch":1,"seq":0,"tables":[{"language":"de"},{"language":"fr"}]}"#,
+         ["snapshot: 2 tables"]),
+        (#"{"event":"snapshot","epoch":1,"seq":0,"tables":[{"language":"de"}]}"#, ["snapshot: 1 table"]),
+        (#"{"event":"reload","epoch":1,"seq":3,"changes":[{"language":"de","table":"Localizable","#
+            + #""file":"de.lproj/Localizable.strings","kind":"updated","added":{"new":"neu"},"#
+            + #""changed":{"greeting":"Hallo"},"removed":["old"]}]}"#,
+         ["reload de/Localizable: ~greeting +new -old"]),
+        (#"{"event":"reload","epoch":1,"seq":3,"changes":[{"language":"fr","table":"Extra","kind":"created","#
+            + #""added":{"a":"1","b c":"2"},"changed":{},"removed":[]},{"language":"Base","table":"Old","#
+            + #""kind":"deleted","added":{},"changed":{},"removed":["x"]}]}"#,
+         ["reload fr/Extra (created): +a +\"b c\"", "reload Base/Old (deleted): -x"]),
+        (#"{"event":"reload","epoch":1,"seq":3,"changes":[{"language":"de","table":"T","kind":"updated","#
+            + #""added":{},"changed":{},"removed":[]}]}"#,
+         ["reload de/T: no keys"]),
+        (#"{"event":"error","epoch":1,"seq":4,"file":"de.lproj/Localizable.strings","line":3,"column":1,"#
+            + #""message":"missing ';'"}"#,
+         ["error de.lproj/Localizable.strings:3:1: missing ';'"]),
+        (#"{"event":"error","epoch":1,"seq":4,"file":"de.lproj","line":null,"column":null,"#
+            + #""message":"permission denied"}"#,
+         ["error de.lproj: permission denied"]),
+        (#"{"event":"language","epoch":1,"seq":5,"language":"fr","previous":"de"}"#, ["language fr (was de)"]),
+        (#"{"event":"language","epoch":1,"seq":5,"language":null,"previous":"fr"}"#, ["language none (was fr)"]),
+        (#"{"event":"resync","epoch":1,"seq":6,"reason":"overflow"}"#, ["resync overflow"]),
+        (#"{"event":"future","epoch":1,"seq":7,"detail":[1,2]}"#, [#"future {"detail":[1,2]}"#]),
+        ("not json", ["not json"]),
+    ])
+    func eventsReadAsOneLinePerTableOrEvent(line: String, expected: [String]) {
+        #expect(ClientText.event(line: Array(line.utf8)) == expected)
+    }
+
+    @Test func aReloadNamesAtMostTheKeyLimitAndCountsTheRest() {
+        let removed = (1...25).map { "\"k\($0)\"" }.joined(separator: ",")
+        let line = #"{"event":"reload","epoch":1,"seq":1,"changes":[{"language":"de","table":"T","kind":"updated","#
+            + #""added":{},"changed":{},"removed":[\#(removed)]}]}"#
+        let text = ClientText.event(line: Array(line.utf8))
+        #expect(text == ["reload de/T: " + (1...20).map { "-k\($0)" }.joined(separator: " ") + " … 5 more"])
+    }
+
+    @Test(arguments: [
+        ("greeting", "greeting"), ("welcome.title", "welcome.title"), ("Grüße", "Grüße"),
+        ("two words", "\"two words\""), ("", "\"\""), ("line\nbreak", "\"line\\nbreak\""),
+        ("say \"hi\"", "\"say \\\"hi\\\"\""),
+    ])
+    func keysAreQuotedOnlyWhenTheyWouldBeAmbiguous(key: String, expected: String) {
+        #expect(ClientText.key(key) == expected)
+    }
+}
