@@ -62,6 +62,9 @@ final class IOLoop: Sendable {
         }
         var isAccepting = true
         while true {
+            if let pausedUntil = state.acceptPausedUntil, ContinuousClock.now >= pausedUntil, isAccepting {
+                resumeAccepting(&state)
+            }
             let deadline = stopping.withLock { $0 }
             if let deadline {
                 if isAccepting {
@@ -71,7 +74,8 @@ final class IOLoop: Sendable {
                 }
                 if state.connections.isEmpty || ContinuousClock.now >= deadline { return }
             }
-            let timeout: Duration? = deadline.map { max(.zero, $0 - .now) }
+            let wakeAt = [deadline, state.acceptPausedUntil].compactMap { $0 }.min()
+            let timeout: Duration? = wakeAt.map { max(.zero, $0 - .now) }
             let ready: [EventPoller.Ready]
             do {
                 ready = try poller.wait(timeout: timeout)
@@ -84,6 +88,13 @@ final class IOLoop: Sendable {
             for event in ready {
                 if event.fd == listener {
                     if isAccepting { acceptAll(&state) }
+                    continue
+                }
+                if event.isHangUp, let connection = state.connections[event.fd],
+                   connection.isClosing || !connection.isReading {
+                    // epoll reports a hang-up whatever the interest: a client not being read is closed now,
+                    // or the level-triggered report would wake the loop again and again.
+                    close(event.fd, &state)
                     continue
                 }
                 if event.isReadable || event.isHangUp { read(event.fd, &state) }
@@ -111,6 +122,8 @@ final class IOLoop: Sendable {
         var connections: [Int32: Connection] = [:]
         var descriptors: [ConnectionID: Int32] = [:]
         var nextID: ConnectionID = 1
+        /// Set while accepting fails for lack of descriptors: the listener is out of the poller until then.
+        var acceptPausedUntil: ContinuousClock.Instant?
     }
 
     private func acceptAll(_ state: inout State) {
@@ -119,7 +132,11 @@ final class IOLoop: Sendable {
             do {
                 accepted = try UnixSocket.accept(listener)
             } catch {
-                // EMFILE and friends: stop accepting this turn; the listener stays readable for later.
+                // Out of descriptors (EMFILE, ENFILE): the listener stays readable, and level-triggered epoll
+                // would spin. Take it out of the poller for a moment, or until a client leaves.
+                Log.warning("cannot accept a client: \(error); pausing accepts")
+                poller.remove(listener)
+                state.acceptPausedUntil = .now + .milliseconds(100)
                 return
             }
             guard let fd = accepted else { return }
@@ -140,6 +157,12 @@ final class IOLoop: Sendable {
             connectionCount.add(1, ordering: .relaxed)
             toCore(.opened(id, credentials))
         }
+    }
+
+    private func resumeAccepting(_ state: inout State) {
+        guard state.acceptPausedUntil != nil else { return }
+        state.acceptPausedUntil = nil
+        try? poller.add(listener, interest: .readable)
     }
 
     private func read(_ fd: Int32, _ state: inout State) {
@@ -255,6 +278,7 @@ final class IOLoop: Sendable {
         SocketIO.close(fd)
         connectionCount.subtract(1, ordering: .relaxed)
         toCore(.closed(connection.id))
+        if state.acceptPausedUntil != nil, stopping.withLock({ $0 }) == nil { resumeAccepting(&state) }
     }
 
     // MARK: - Commands from the core
