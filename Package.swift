@@ -9,6 +9,7 @@ let package = Package(
     name: "HotStrings",
     products: [
         .library(name: "StringsFormat", targets: ["StringsFormat"]),
+        .library(name: "HotStringsClient", targets: ["HotStringsClient"]),
         .executable(name: "hotstrings", targets: ["hotstrings"]),
     ],
     targets: [
@@ -16,6 +17,7 @@ let package = Package(
         .target(name: "CLinuxShims"),
         .target(name: "LinuxSystem", dependencies: ["CLinuxShims"], swiftSettings: strict),
         .target(name: "HotStringsProtocol", swiftSettings: strict),
+        .target(name: "HotStringsClient", dependencies: ["HotStringsProtocol", "LinuxSystem"], swiftSettings: strict),
         .target(
             name: "HotStringsServer",
             dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "StringsFormat"],
@@ -44,6 +46,11 @@ let package = Package(
         ),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"], swiftSettings: strict),
         .testTarget(name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "HotStringsClientTests",
+            dependencies: ["HotStringsClient", "HotStringsProtocol", "LinuxSystem"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "HotStringsServerTests",
             dependencies: ["HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore"],
