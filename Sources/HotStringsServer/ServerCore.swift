@@ -89,14 +89,19 @@ final class ServerCore {
 
     private func broadcast(_ events: [StoreEvent]) async {
         let epoch = store.epoch
+        // After a resync, each subscriber gets a fresh snapshot, which also stands for the batch's reload.
+        let isResync = events.contains { if case .resync = $0 { true } else { false } }
         for event in events {
             switch event {
             case .reload(let seq, let changes):
+                guard !isResync else { continue }
                 var groups: [Filter: [ConnectionID]] = [:]
                 for (id, subscription) in subscriptions { groups[subscription, default: []].append(id) }
                 for (subscription, ids) in groups {
+                    // Subscribers whose filter matches nothing still get the event, empty, so seq has no gaps.
                     let included = changes.filter { subscription.includes(language: $0.language, table: $0.table) }
-                    pending.append(.broadcast(EventEncoder.reload(epoch: epoch, seq: seq, changes: included.map(Payloads.change)), ids))
+                    let line = EventEncoder.reload(epoch: epoch, seq: seq, changes: included.map(Payloads.change))
+                    pending.append(.broadcast(line, ids))
                 }
             case .error(let seq, let problem):
                 recentErrors.append(problem)
@@ -110,11 +115,11 @@ final class ServerCore {
             case .resync(let seq, let reason):
                 Log.info("resync: \(reason.rawValue)")
                 send(EventEncoder.resync(epoch: epoch, seq: seq, reason: reason.rawValue))
-                // A fresh snapshot follows a resync, as the protocol promises; it reflects this whole batch.
-                for (id, subscription) in subscriptions {
-                    pending.append(.send(id, await snapshotBytes(for: subscription)))
-                }
             }
+        }
+        guard isResync else { return }
+        for (id, subscription) in subscriptions {
+            pending.append(.send(id, await snapshotBytes(for: subscription)))
         }
     }
 
