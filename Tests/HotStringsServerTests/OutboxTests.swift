@@ -1,0 +1,87 @@
+@testable import HotStringsServer
+import Testing
+
+/// Flushes `outbox` through a fake socket that takes at most `piece` bytes per write and `budget` in all;
+/// returns what was "written" and whether the outbox emptied.
+func drain(_ outbox: inout Outbox, piece: Int = .max, budget: Int = .max) -> (bytes: [UInt8], isEmpty: Bool) {
+    var written: [UInt8] = []
+    let isEmpty = outbox.flush { buffer in
+        let count = min(buffer.count, piece, budget - written.count)
+        written += buffer.prefix(count)
+        return count
+    }
+    return (written, isEmpty)
+}
+
+func line(_ text: String) -> [UInt8] { Array((text + "\n").utf8) }
+
+struct OutboxTests {
+    @Test(arguments: [1, 3, 7, 64, 1 << 20])
+    func flushWritesEverythingInOrderWhateverTheWriteSize(piece: Int) {
+        var outbox = Outbox(limit: 1 << 20)
+        let lines = (0..<200).map { line("event \($0) " + String(repeating: "x", count: $0 % 17)) }
+        for bytes in lines { #expect(outbox.enqueue(bytes) == .queued) }
+        #expect(outbox.pendingBytes == lines.joined().count)
+        var written: [UInt8] = []
+        // Interleave partial flushes with new lines, which exercises the compaction of written chunks.
+        for extra in 0..<3 {
+            written += drain(&outbox, piece: piece, budget: 997).bytes
+            #expect(outbox.enqueue(line("more \(extra)")) == .queued)
+        }
+        let rest = drain(&outbox, piece: piece)
+        #expect(rest.isEmpty)
+        #expect(written + rest.bytes == Array(lines.joined()) + line("more 0") + line("more 1") + line("more 2"))
+        #expect(outbox.isEmpty && outbox.pendingBytes == 0)
+    }
+
+    @Test func theCapCountsUnsentBytesButAnEmptyOutboxTakesAnyLine() {
+        var outbox = Outbox(limit: 10)
+        #expect(outbox.enqueue(line(String(repeating: "a", count: 50))) == .queued, "one line always fits")
+        #expect(outbox.enqueue(line("b")) == .overflowed)
+        #expect(outbox.isEmpty, "the backlog is dropped")
+        #expect(outbox.phase == .overflowed)
+
+        var fresh = Outbox(limit: 10)
+        #expect(fresh.enqueue(line("1234")) == .queued)
+        #expect(fresh.enqueue(line("1234")) == .queued)
+        #expect(fresh.pendingBytes == 10)
+        #expect(fresh.enqueue([0x0A]) == .overflowed)
+        fresh.enqueueRegardless(line("response"))  // Answers ignore the cap; the client asked for them.
+        #expect(fresh.pendingBytes == 9)
+    }
+
+    @Test func anOverflowKeepsTheRestOfALinePartlyWritten() {
+        var outbox = Outbox(limit: 100)
+        #expect(outbox.enqueue(line("first line")) == .queued)
+        #expect(outbox.enqueue(line("second line")) == .queued)
+        #expect(drain(&outbox, budget: 4).bytes == Array("firs".utf8))
+        #expect(outbox.enqueue(line(String(repeating: "z", count: 120))) == .overflowed)
+        #expect(drain(&outbox).bytes == Array("t line\n".utf8), "no torn line reaches the client")
+    }
+
+    @Test func theSlowClientCycle() {
+        var outbox = Outbox(limit: 8)
+        #expect(outbox.enqueue(line("aaaa")) == .queued)
+        #expect(outbox.enqueue(line("bbbb")) == .overflowed)
+        #expect(outbox.enqueue(line("c")) == .skipped, "nothing is queued until the resync line")
+        outbox.beginResync(line("resync"))
+        #expect(outbox.phase == .resyncing)
+        #expect(outbox.enqueue(line("d")) == .skipped, "events wait for the snapshot")
+        #expect(drain(&outbox).bytes == line("resync"))
+        outbox.enqueueRegardless(line("snap"))
+        outbox.endResync()
+        #expect(outbox.phase == .current)
+        #expect(outbox.enqueue(line("e")) == .queued)
+        #expect(drain(&outbox).bytes == line("snap") + line("e"))
+    }
+
+    @Test func emptyLinesAndAFullSocketLeaveTheOutboxAsItWas() {
+        var outbox = Outbox(limit: 8)
+        outbox.enqueueRegardless([])
+        #expect(outbox.isEmpty)
+        #expect(outbox.enqueue(line("abc")) == .queued)
+        let stalled = drain(&outbox, budget: 0)
+        #expect(stalled.bytes.isEmpty && !stalled.isEmpty)
+        #expect(outbox.pendingBytes == 4)
+    }
+}
