@@ -115,6 +115,8 @@ final class IOLoop: Sendable {
         var isWriting = false
         var isClosing = false
         var hasReportedCaughtUp = false
+        /// The client shut down its writing side: what it sent is answered, then the connection is closed.
+        var hasReadEnd = false
     }
 
     private struct State {
@@ -171,7 +173,7 @@ final class IOLoop: Sendable {
         var isGone = false
         // Lines the framer already holds go first: they wait there while the client has too many in flight.
         var isTooLarge = handOnLines(&connection, limit: state.limits.requestsInFlight)
-        while !isTooLarge, connection.inFlight < state.limits.requestsInFlight {
+        while !isTooLarge, !connection.hasReadEnd, connection.inFlight < state.limits.requestsInFlight {
             let result = buffer.withUnsafeMutableBytes { bytes in
                 Result { () throws(SystemError) in try SocketIO.read(fd, into: bytes) }
             }
@@ -183,7 +185,9 @@ final class IOLoop: Sendable {
                 buffer.withUnsafeBytes { connection.framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 isTooLarge = handOnLines(&connection, limit: state.limits.requestsInFlight)
             } else if case .closed = outcome {
-                isGone = true
+                // End of file may be a half-close (`printf … | nc -N`): the requests before it still get
+                // answers. A peer that is gone entirely shows up as a hang-up or a failed write.
+                connection.hasReadEnd = true
                 break
             } else {
                 break
@@ -198,6 +202,8 @@ final class IOLoop: Sendable {
             connection.outbox.enqueueRegardless(ResponseEncoder.failure(id: nil, .tooLarge()))
             connection.isClosing = true
         }
+        // Nothing in flight means the framer holds no complete line either: all that was sent is answered.
+        if connection.hasReadEnd, connection.inFlight == 0 { connection.isClosing = true }
         state.connections[fd] = connection
         updateInterest(fd, &state)
         if connection.isClosing { flush(fd, &state) }
@@ -258,7 +264,8 @@ final class IOLoop: Sendable {
         guard var connection = state.connections[fd] else { return }
         // A client that does not read its responses is not read either: its requests would queue answers
         // without limit (responses are exempt from the outbox cap, events are not).
-        let wantsRead = !connection.isClosing && connection.inFlight < state.limits.requestsInFlight
+        let wantsRead = !connection.isClosing && !connection.hasReadEnd
+            && connection.inFlight < state.limits.requestsInFlight
             && connection.outbox.pendingBytes < state.limits.outboxBytes
         let wantsWrite = !connection.outbox.isEmpty
         guard wantsRead != connection.isReading || wantsWrite != connection.isWriting else { return }
@@ -327,6 +334,8 @@ final class IOLoop: Sendable {
             updateInterest(fd, &state)
             // Lines already buffered by the framer are handed on once the client may send again.
             if wasBlocked, state.connections[fd]?.isReading == true { read(fd, &state) }
+            // After a half-close: hand on the lines still buffered, or close once the last one is answered.
+            else if state.connections[fd]?.hasReadEnd == true { read(fd, &state) }
         case .close(let id):
             guard let fd = state.descriptors[id] else { return }
             state.connections[fd]?.isClosing = true
