@@ -34,6 +34,11 @@ final class LineClient {
 
     // MARK: - Writing
 
+    /// Shuts down the writing side, as `nc -N` does at the end of its input; reading still works.
+    func shutdownWrite() {
+        SocketIO.shutdownWrite(fd)
+    }
+
     /// Sends `text` and a newline.
     func send(_ text: String, timeout: Duration = .seconds(5)) throws {
         try send(bytes: Array((text + "\n").utf8), timeout: timeout)

@@ -72,4 +72,21 @@ struct ResilienceTests {
         #expect(try probe.readUntilClosed() != nil)
         #expect(daemon.log.contains("shutting down"))
     }
+
+    /// A client that sends its requests and shuts down its writing side (`printf … | nc -N -U`) gets every
+    /// answer, then end of file: 100 requests are more than the daemon takes in flight at once.
+    @Test(arguments: [1, 3, 100])
+    func aHalfClosedClientGetsItsAnswersThenEndOfFile(requests: Int) throws {
+        let sandbox = try Sandbox()
+        let daemon = try Daemon.serving(sandbox)
+        let client = try LineClient(socket: sandbox.socket)
+        let lines = (0..<requests).map { #"{"id":\#($0),"op":"get","key":"greeting","language":"fr"}"# }
+        try client.send(lines.joined(separator: "\n"))
+        client.shutdownWrite()
+        let answers = try #require(try client.readUntilClosed(), "the daemon must close after answering")
+        #expect(answers.count == requests)
+        let ids = try answers.map { try JSONValue(parsing: $0).int("id") }
+        #expect(ids == (0..<requests).map { Int64($0) })
+        #expect(try daemon.terminate() == 0)
+    }
 }
