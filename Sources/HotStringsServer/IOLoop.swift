@@ -56,9 +56,10 @@ final class IOLoop: Sendable {
     /// Runs the loop on the calling thread until `stop` and the flush are done.
     func run() {
         var state = State(limits: limits)
+        // The poller is closed when the loop is released, not here: the core may still submit commands
+        // (and wake the poller) until it has drained its inputs, and a closed eventfd's number can be reused.
         defer {
             for fd in state.connections.keys { SocketIO.close(fd) }
-            poller.close()
         }
         var isAccepting = true
         while true {

@@ -161,6 +161,8 @@ package final class EventPoller: Sendable {
 
     /// Makes a blocked (or the next) `wait` return, by adding 1 to the eventfd with `write`.
     package func wake() {
+        // After close() the descriptor number may already belong to another file: never write to it.
+        guard !isClosed.load(ordering: .acquiring) else { return }
         var one: UInt64 = 1
         // EAGAIN means the counter is saturated with earlier wake-ups, which is as good as this one.
         _ = retryingOnInterrupt { Glibc.write(wakeUp, &one, MemoryLayout<UInt64>.size) }

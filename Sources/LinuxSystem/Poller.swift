@@ -106,6 +106,8 @@ package final class Poller: Sendable {
 
     /// Makes a blocked (or the next) `wait` return; writes to the wake-up socket with `write`.
     package func wake() {
+        // After close() the descriptor number may already belong to another file: never write to it.
+        guard !isClosed.load(ordering: .acquiring) else { return }
         isWakePending.store(true, ordering: .releasing)
         signalWaiter()
     }
