@@ -125,9 +125,11 @@ class Client:
     def events(self):
         """Yields events as they arrive, until the daemon closes the connection.
 
-        Tracks (epoch, seq): every event but `snapshot` and `resync` (which restate the
-        current seq) adds one. On a gap, events were lost, so it resubscribes with `since`
-        as the protocol asks, and the daemon follows with a fresh snapshot."""
+        Keeps the stream consistent the way docs/PROTOCOL.md asks: after a `resync`,
+        events are skipped until the `snapshot` that follows; events already covered by
+        the last snapshot are skipped; on a gap in `seq` (or another epoch) it resubscribes
+        with `since`, and the daemon answers with a fresh snapshot."""
+        waiting_for_snapshot = False
         while True:
             if self._events:
                 event = self._events.pop(0)
@@ -137,12 +139,22 @@ class Client:
                     return
                 if "event" not in event:
                     continue  # a response nobody waits for
-            position = (event["epoch"], event["seq"])
-            expected = None if self.position is None else (self.position[0], self.position[1] + 1)
-            if event["event"] not in ("snapshot", "resync") and expected not in (None, position):
-                self._resubscribe()
+            name, position = event["event"], (event["epoch"], event["seq"])
+            if name == "snapshot":
+                self.position = position
+                waiting_for_snapshot = False
+            elif name == "resync":
+                waiting_for_snapshot = True
+            elif waiting_for_snapshot:
                 continue
-            self.position = position
+            elif self.position is not None and position[0] == self.position[0] and position[1] <= self.position[1]:
+                continue
+            elif self.position is not None and position != (self.position[0], self.position[1] + 1):
+                self._resubscribe()
+                waiting_for_snapshot = True
+                continue
+            else:
+                self.position = position
             yield event
 
     def _resubscribe(self):

@@ -16,14 +16,15 @@ final class PythonRun {
     private let outputPath: String
     private let errorPath: String
 
-    init(_ arguments: [String], environment: [String: String] = [:], in sandbox: Sandbox) throws {
+    init(_ arguments: [String], script: URL = pythonClient, environment: [String: String] = [:],
+         in sandbox: Sandbox) throws {
         let name = UUID().uuidString.prefix(8)
         outputPath = sandbox.root + "/python-\(name).out"
         errorPath = sandbox.root + "/python-\(name).err"
         for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let python3 else { throw ClientError(description: "python3 is not installed") }
         process.executableURL = python3
-        process.arguments = [pythonClient.path] + arguments
+        process.arguments = [script.path] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
@@ -71,6 +72,14 @@ struct PythonClientTests {
         let refused = try PythonRun(["--socket", sandbox.socket, "hello"], in: sandbox)
         #expect(refused.finish() == 2)
         #expect(refused.errors.contains("hotstrings serve"))
+    }
+
+    @Test func theClientsOwnUnitTestsPass() throws {
+        let sandbox = try Sandbox()
+        let run = try PythonRun([], script: repositoryRoot.appendingPathComponent("examples/test_hotstrings_client.py"),
+                                in: sandbox)
+        #expect(run.finish() == 0, "\(run.errors)")
+        #expect(run.errors.contains("OK"))
     }
 
     @Test func getAndSubscribeAgainstTheRealDaemon() throws {
