@@ -84,4 +84,25 @@ struct OutboxTests {
         #expect(stalled.bytes.isEmpty && !stalled.isEmpty)
         #expect(outbox.pendingBytes == 4)
     }
+
+    @Test func answersNeitherCountAgainstTheCapNorAreDropped() {
+        var outbox = Outbox(limit: 10)
+        outbox.enqueueRegardless(line(String(repeating: "s", count: 40)))  // a snapshot bigger than the cap
+        #expect(outbox.enqueue(line("event1")) == .queued, "only event bytes count")
+        outbox.enqueueRegardless(line("answer"))
+        #expect(outbox.enqueue(line("event2")) == .overflowed)
+        #expect(outbox.phase == .overflowed)
+        let kept = drain(&outbox).bytes
+        #expect(kept == line(String(repeating: "s", count: 40)) + line("answer"), "events go, answers stay")
+    }
+
+    @Test func anOverflowKeepsAPartlyWrittenEventAndTheAnswersAfterIt() {
+        var outbox = Outbox(limit: 14)
+        #expect(outbox.enqueue(line("event1")) == .queued)
+        outbox.enqueueRegardless(line("answer"))
+        #expect(outbox.enqueue(line("event2")) == .queued)
+        #expect(drain(&outbox, budget: 3).bytes == Array("eve".utf8))
+        #expect(outbox.enqueue(line("event3")) == .overflowed)
+        #expect(drain(&outbox).bytes == Array("nt1\n".utf8) + line("answer"))
+    }
 }

@@ -88,4 +88,29 @@ struct SlowClientTests {
         #expect(try hog.request(#"{"id":"last","op":"hello"}"#)["id"] == "last")
         #expect(try daemon.terminate() == 0)
     }
+
+    /// Answers a subscriber asked for are not part of its event backlog: an event that arrives while three
+    /// 300 KB answers wait to be read neither drops them nor counts them against the buffer cap.
+    @Test func anEventNeverDropsAnswersTheSubscriberIsWaitingFor() throws {
+        let sandbox = try Sandbox(extraFiles: ["en.lproj/Big.strings": bigTable])
+        let daemon = try Daemon.serving(sandbox, arguments: ["--client-buffer", "4096"])
+        let subscriber = try LineClient(socket: sandbox.socket)
+        let seq = try #require(try subscriber.request(#"{"id":0,"op":"subscribe","snapshot":false}"#).int("seq"))
+        for id in 1...3 { try subscriber.send(#"{"id":\#(id),"op":"table","language":"en","table":"Big"}"#) }
+        // The status answer of another client comes after the three tables were answered (one core, in order).
+        let probe = try LineClient(socket: sandbox.socket)
+        _ = try probe.request(#"{"id":1,"op":"status"}"#)
+        try sandbox.save(try editedGerman(sandbox), to: "de.lproj/Localizable.strings")
+        #expect(try waitUntil { try probe.request(#"{"id":2,"op":"hello"}"#).int("seq") == seq + 1 })
+
+        var answers: [Int64] = []
+        var events: [String] = []
+        while answers.count < 3 || events.isEmpty {
+            let message = try subscriber.nextMessage()
+            if let event = message.string("event") { events.append(event) } else { answers.append(message.int("id") ?? -1) }
+        }
+        #expect(answers == [1, 2, 3])
+        #expect(events == ["reload"], "no resync: the answers are not a backlog")
+        #expect(try daemon.terminate() == 0)
+    }
 }
