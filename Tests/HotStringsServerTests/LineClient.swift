@@ -145,7 +145,9 @@ final class LineClient {
     func readChunk(maximumCount: Int = 4096, timeout: Duration = .seconds(5)) throws -> Int {
         try waitFor(.readable, until: ContinuousClock.now + timeout)
         var buffer = [UInt8](repeating: 0, count: maximumCount)
-        let outcome = try buffer.withUnsafeMutableBytes { bytes throws(SystemError) in try SocketIO.read(fd, into: bytes) }
+        let outcome = try buffer.withUnsafeMutableBytes { bytes throws(SystemError) in
+            try SocketIO.read(fd, into: bytes)
+        }
         guard case .data(let count) = outcome else { throw ClientError(description: "nothing to read: \(outcome)") }
         return count
     }
@@ -169,7 +171,8 @@ final class LineClient {
         try poller.modify(fd, interest: interest)
         let remaining = deadline - .now
         guard remaining > .zero, !(try poller.wait(timeout: remaining)).isEmpty else {
-            throw ClientError(description: "timed out waiting for the socket to be \(interest == .readable ? "readable" : "writable")")
+            let state = interest == .readable ? "readable" : "writable"
+            throw ClientError(description: "timed out waiting for the socket to be \(state)")
         }
     }
 }

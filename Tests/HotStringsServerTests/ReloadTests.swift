@@ -42,7 +42,8 @@ func changes(of event: JSONValue) -> [ChangeRecord] {
 
 /// The (language, table) pairs of a `snapshot` event, sorted.
 func tables(of snapshot: JSONValue) -> [String] {
-    (snapshot["tables"]?.arrayValue ?? []).map { "\($0.string("language") ?? "?")/\($0.string("table") ?? "?")" }.sorted()
+    let tables = snapshot["tables"]?.arrayValue ?? []
+    return tables.map { "\($0.string("language") ?? "?")/\($0.string("table") ?? "?")" }.sorted()
 }
 
 /// German `Localizable` with one value changed, one key removed and one added.

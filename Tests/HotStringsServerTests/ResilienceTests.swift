@@ -43,7 +43,8 @@ struct ResilienceTests {
         _ = try unsubscribed.request(#"{"id":1,"op":"subscribe","snapshot":false}"#)
         #expect(try unsubscribed.request(#"{"id":2,"op":"unsubscribe"}"#)["ok"] == true)
         try sandbox.save(try editedGerman(sandbox), to: "de.lproj/Localizable.strings")
-        #expect(try waitUntil { try probe.request(#"{"id":0,"op":"get","key":"e2e.added","table":"Localizable","language":"de"}"#)["found"] == true })
+        let added = #"{"id":0,"op":"get","key":"e2e.added","table":"Localizable","language":"de"}"#
+        #expect(try waitUntil { try probe.request(added)["found"] == true })
         try unsubscribed.send(#"{"id":3,"op":"hello"}"#)
         #expect(try unsubscribed.nextMessage().int("id") == 3, "no reload after unsubscribe")
         unsubscribed.close()

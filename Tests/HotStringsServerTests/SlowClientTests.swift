@@ -107,7 +107,11 @@ struct SlowClientTests {
         var events: [String] = []
         while answers.count < 3 || events.isEmpty {
             let message = try subscriber.nextMessage()
-            if let event = message.string("event") { events.append(event) } else { answers.append(message.int("id") ?? -1) }
+            if let event = message.string("event") {
+                events.append(event)
+            } else {
+                answers.append(message.int("id") ?? -1)
+            }
         }
         #expect(answers == [1, 2, 3])
         #expect(events == ["reload"], "no resync: the answers are not a backlog")
