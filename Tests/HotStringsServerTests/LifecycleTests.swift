@@ -69,4 +69,25 @@ struct LifecycleTests {
         #expect(try daemon.terminate() == 0)
         #expect(!FileManager.default.fileExists(atPath: sandbox.socket))
     }
+
+    @Test func sighupRescansAndSigintStopsCleanly() throws {
+        let sandbox = try Sandbox()
+        let daemon = try Daemon.serving(sandbox)
+        let client = try LineClient(socket: sandbox.socket)
+        let before = try #require(try client.request(#"{"id":1,"op":"subscribe","snapshot":false}"#).int("seq"))
+        try Signals.send(.hangup, toProcess: daemon.pid)
+        #expect(waitUntil { daemon.log.contains("SIGHUP: rescanning") })
+        // A rescan of an unchanged bundle sends nothing: the next event is the edit's, numbered before + 1.
+        try sandbox.save(try editedGerman(sandbox), to: "de.lproj/Localizable.strings")
+        let reload = try client.nextMessage()
+        #expect(reload.string("event") == "reload")
+        #expect(reload.int("seq") == before + 1)
+        #expect(changes(of: reload) == [germanEdit])
+        #expect(try client.request(#"{"id":2,"op":"status"}"#).int("tables") == 12)
+
+        try Signals.send(.interrupt, toProcess: daemon.pid)
+        #expect(daemon.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.socket))
+        #expect(try client.readUntilClosed() != nil)
+    }
 }
