@@ -1,0 +1,56 @@
+import Foundation
+import LinuxSystem
+import Testing
+
+/// SO_PEERCRED: only the daemon's own user and root may connect, more with --allow-uid.
+///
+/// The tests run as root, so the other user is made real: `setpriv` runs the `hotstrings get` client as
+/// `nobody` (uid 65534) against a socket whose mode lets anyone connect.
+@Suite(needsDaemon, .enabled(if: ProcessStatistics.userID == 0 && FileManager.default.isExecutableFile(
+    atPath: "/usr/bin/setpriv"), "needs root and setpriv to run a client as another user"))
+struct PeerCredentialsTests {
+    /// Runs `hotstrings get greeting` as uid 65534; returns its exit status and standard output.
+    func getAsNobody(_ sandbox: Sandbox) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try #require(hotstringsExecutable).path,
+                             "get", "greeting", "--socket", sandbox.socket, "--timeout", "5"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self) + errorText)
+    }
+
+    func openToEveryone(_ sandbox: Sandbox) throws {
+        // The sandbox folder must be traversable for the other user to reach the socket.
+        try FileSystem.setPermissions(0o755, atPath: sandbox.root)
+    }
+
+    @Test func anotherUserIsRefused() throws {
+        let sandbox = try Sandbox()
+        try openToEveryone(sandbox)
+        let daemon = try Daemon.serving(sandbox, arguments: ["--socket-mode", "666"])
+        let result = try getAsNobody(sandbox)
+        #expect(result.status == 3, "status \(result.status), output \(result.output)")
+        #expect(!result.output.contains("Hello!"))
+        #expect(waitUntil { daemon.log.contains("refused a client of user 65534") }, "log: \(daemon.log)")
+        // Our own user is still served.
+        let client = try LineClient(socket: sandbox.socket)
+        #expect(try client.request(#"{"id":1,"op":"get","key":"greeting"}"#).string("value") == "Hello!")
+    }
+
+    @Test func allowUIDAdmitsThatUser() throws {
+        let sandbox = try Sandbox()
+        try openToEveryone(sandbox)
+        let daemon = try Daemon.serving(sandbox, arguments: ["--socket-mode", "666", "--allow-uid", "65534"])
+        let result = try getAsNobody(sandbox)
+        #expect(daemon.isRunning)
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.hasPrefix("Hello!\n"))
+    }
+}
