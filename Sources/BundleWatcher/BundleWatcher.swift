@@ -34,6 +34,8 @@ package final class BundleWatcher: Sendable {
     private let poller: Poller
     private let control: Mutex<Control>
     private let finished = Mutex(false)
+    /// Whether reads are paused; held while events are read, so `pauseReading()` waits out a read in progress.
+    private let isReadingPaused = Mutex(false)
 
     /// Prepares a watcher for the bundle at `root`.
     ///
@@ -74,20 +76,38 @@ package final class BundleWatcher: Sendable {
         poller.wake()
     }
 
+    /// Stops reading inotify events until `resumeReading()`, so that a test can make the kernel's queue overflow.
+    ///
+    /// The descriptor leaves the poller rather than being skipped, because `poll` is level-triggered and an
+    /// unread queue would wake the thread in a loop. Once this returns, no event is read: a read in progress
+    /// has ended, and a read the thread was about to make (its wait may have returned just before) is skipped.
+    package func pauseReading() {
+        isReadingPaused.withLock { $0 = true }
+        poller.remove(inotify.fileDescriptor)
+    }
+
+    /// Reads inotify events again after `pauseReading()`.
+    /// - Throws: `SystemError` from the poller when the watcher has stopped.
+    package func resumeReading() throws(SystemError) {
+        isReadingPaused.withLock { $0 = false }
+        try poller.add(inotify.fileDescriptor)
+    }
+
     /// Whether the watcher's thread has ended.
     package var hasFinished: Bool { finished.withLock { $0 } }
 
-    /// What the watcher is doing now.
+    /// What the watcher is doing now; already up to date with a batch when `onBatch` receives it.
     package var status: WatcherStatus { control.withLock { $0.status } }
 
     private func run(_ loop: WatchLoop, onBatch: @Sendable (WatchBatch) -> Void) {
-        defer {
-            inotify.close()
-            poller.close()
-            finished.withLock { $0 = true }
-        }
-        onBatch(loop.start())
+        // The inotify and poller descriptors are closed when the watcher is released, not here: `stop()`
+        // or `rescan()` may still wake the poller from another thread, and a closed descriptor number
+        // can be reused at once by someone else's file or socket.
+        defer { finished.withLock { $0 = true } }
+        // Status first, so that whoever reacts to a batch finds `status` up to date with it.
+        let first = loop.start()
         publish(loop)
+        onBatch(first)
         while true {
             let timeout = loop.nextDeadline.map { max(.zero, $0 - .now) }
             let ready: [Int32]
@@ -105,13 +125,17 @@ package final class BundleWatcher: Sendable {
             if let rescan { loop.requestRescan(rescan) }
             if ready.contains(inotify.fileDescriptor) {
                 do {
-                    loop.handle(try inotify.readEvents(), at: .now)
+                    let events = try isReadingPaused.withLock { isPaused throws(SystemError) in
+                        isPaused ? [] : try inotify.readEvents()
+                    }
+                    loop.handle(events, at: .now)
                 } catch {
                     loop.requestRescan(.overflow)
                 }
             }
-            if let batch = loop.takeSettled(at: .now) { onBatch(batch) }
+            let batch = loop.takeSettled(at: .now)
             publish(loop)
+            if let batch { onBatch(batch) }
         }
     }
 
