@@ -93,7 +93,10 @@ final class WatchLoop {
         }
         guard let language = BundleLayout.language(ofFolder: event.name) else { return }
         if event.mask.contains(.create) || event.mask.contains(.movedTo) {
-            addFolder(event.name, language: language, at: now)
+            // A folder moved in is complete; a folder just made may still be being filled (mkdir, cp -r), and a
+            // file found in it may be half written: wait until it is quiet (or its CLOSE_WRITE comes).
+            let found: Settler.Change = event.mask.contains(.movedTo) ? .finished : .modified
+            addFolder(event.name, language: language, noting: found, at: now)
         } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
             removeFolder(event.name, at: now)
         }
@@ -107,7 +110,9 @@ final class WatchLoop {
         }
         if BundleLayout.isSymlinkSwap(event.name) {
             // A ConfigMap update: every symlinked table may now point at new content.
-            if event.mask.contains(.movedTo) || event.mask.contains(.create) { rescanFolder(folder, language: language, at: now) }
+            if event.mask.contains(.movedTo) || event.mask.contains(.create) {
+                rescanFolder(folder, language: language, noting: .finished, at: now)
+            }
             return
         }
         guard let table = BundleLayout.table(ofFile: event.name) else { return }
@@ -173,9 +178,18 @@ final class WatchLoop {
                 watches[watch] = .root
                 rootIsPresent = true
             } catch {
-                batch.problems.append(watchProblem(error, path: "."))
-                rootLost()
-                return batch
+                // No full scan, which would delete every table: the last good tables stay served.
+                let isGone = error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory
+                var failed = WatchBatch(problems: batch.problems)
+                if !isGone { failed.problems.append(watchProblem(error, path: ".")) }
+                if rootIsPresent {
+                    rootLost()
+                } else {
+                    // The root came back and went again before it could be watched: still gone, still awaited.
+                    failed.resync = .rootRemoved
+                    watchParent(lookingForTheRoot: isGone)
+                }
+                return failed
             }
         }
         var locations: [TableLocation] = []
@@ -184,7 +198,9 @@ final class WatchLoop {
         for entry in folders {
             guard let language = BundleLayout.language(ofFolder: entry.name), isDirectory(entry.name) else { continue }
             present.insert(entry.name)
-            if folderWatches[entry.name] == nil, let problem = watchFolder(entry.name) { batch.problems.append(problem) }
+            if folderWatches[entry.name] == nil, let problem = watchFolder(entry.name) {
+                batch.problems.append(problem)
+            }
             locations += tables(inFolder: entry.name, language: language)
         }
         for (folder, watch) in folderWatches where !present.contains(folder) {
@@ -201,20 +217,25 @@ final class WatchLoop {
         return batch
     }
 
-    private func addFolder(_ folder: String, language: String, at now: ContinuousClock.Instant) {
+    private func addFolder(
+        _ folder: String, language: String, noting found: Settler.Change, at now: ContinuousClock.Instant
+    ) {
         guard isDirectory(folder) else { return }
         if folderWatches[folder] == nil, let problem = watchFolder(folder) {
             pendingProblems.append(problem)
             return
         }
         // Files written before the watch existed produce no events: find them now.
-        rescanFolder(folder, language: language, at: now)
+        rescanFolder(folder, language: language, noting: found, at: now)
     }
 
-    private func rescanFolder(_ folder: String, language: String, at now: ContinuousClock.Instant) {
-        let found = tables(inFolder: folder, language: language)
-        for location in found { settler.note(.finished, to: location.relativePath, at: now) }
-        let foundSet = Set(found)
+    /// Notes every table in `folder` as `found`, and every table known there but gone as removed.
+    private func rescanFolder(
+        _ folder: String, language: String, noting found: Settler.Change, at now: ContinuousClock.Instant
+    ) {
+        let present = tables(inFolder: folder, language: language)
+        for location in present { settler.note(found, to: location.relativePath, at: now) }
+        let foundSet = Set(present)
         for location in known where location.folderLanguage == language && !foundSet.contains(location) {
             settler.note(.removed, to: location.relativePath, at: now)
         }
@@ -287,14 +308,19 @@ final class WatchLoop {
         folderWatches = [:]
         settler.reset()
         pendingRescan = (.rootRemoved)
+        watchParent(lookingForTheRoot: true)
+    }
+
+    /// Watches the root's parent to see the root come back, and, when `lookingForTheRoot`, restores a root that
+    /// came back before the watch existed (not when the root is there but cannot be watched: that would spin).
+    private func watchParent(lookingForTheRoot: Bool) {
         do {
             let watch = try inotify.addWatch(parentPath, mask: [.create, .movedTo, .onlyDirectory])
             watches[watch] = .parent
         } catch {
             pendingProblems.append(watchProblem(error, path: parentPath))
         }
-        // The root may have come back before the parent was watched.
-        if isDirectory("") { restoreRoot() }
+        if lookingForTheRoot && isDirectory("") { restoreRoot() }
     }
 
     private func restoreRoot() {
