@@ -1,0 +1,162 @@
+import Foundation
+import HotStringsProtocol
+import LinuxSystem
+
+/// Live localized strings from a `hotstrings serve` daemon: a local mirror that answers lookups at once and
+/// reloads itself when a `.strings` file changes or the app language is switched.
+///
+/// ```swift
+/// let strings = LiveStrings()
+/// let token = strings.onReload { change in
+///     DispatchQueue.main.async { reloadTexts() }   // hooks run on the client's background thread
+/// }
+/// label.text = strings.localizedString("greeting")
+/// ```
+///
+/// Creating a client starts a background thread that connects to the daemon, subscribes, and keeps the
+/// mirror current; lookups never touch the socket. When the daemon goes away the mirror keeps answering
+/// with the last strings while the client reconnects (with exponential backoff) and resumes from where it
+/// stood; when the daemon was restarted, a fresh snapshot replaces the mirror and hooks fire only for what
+/// actually differs. Lookups are synchronous and safe from any thread.
+///
+/// Lookups resolve each key through a fallback chain: the current language and its more general tags
+/// (`de-CH`, then `de`), the app language selected through the daemon, the development language, then
+/// `Base`. The current language is, first match wins: the local override (`overrideLanguage(_:)`), the
+/// language selected through the daemon (`setLanguage(_:)`), the first language of the environment the
+/// bundle has (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`, as gettext reads them), the development language.
+public final class LiveStrings: Sendable {
+    /// The table a lookup uses when none is named: `Localizable`.
+    public static let defaultTable = "Localizable"
+
+    private let core: MirrorCore
+    private let transport: any HotStringsTransport
+
+    /// Starts a client of the daemon described by `configuration`; returns at once, without waiting for the
+    /// connection (see `waitUntilSynchronized(timeout:)`).
+    public convenience init(configuration: Configuration = Configuration()) {
+        let path = SocketPath.resolve(option: configuration.socketPath, environment: configuration.environment,
+                                      userID: ProcessStatistics.userID)
+        let backoff = Backoff(initial: configuration.reconnectDelay, maximum: configuration.maximumReconnectDelay)
+        let options = SocketTransport.Options(path: path, clientName: configuration.clientName, backoff: backoff,
+                                              requestTimeout: configuration.requestTimeout)
+        self.init(transport: SocketTransport(options: options), configuration: configuration)
+    }
+
+    /// Starts a client over `transport` (an in-process store, or a test double); `socketPath`, the reconnect
+    /// delays and the request timeout of `configuration` are the transport's business and unused here.
+    package init(transport: any HotStringsTransport, configuration: Configuration) {
+        let engine = MirrorEngine(languages: configuration.languages, tables: configuration.tables,
+                                  environment: configuration.environment)
+        let core = MirrorCore(engine: engine, transport: transport)
+        self.core = core
+        self.transport = transport
+        transport.start { event in core.handle(event) }
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Disconnects for good: hooks stop firing and change sequences end, while lookups keep answering from
+    /// the mirror as it last was. Called when the client is released.
+    public func stop() {
+        transport.stop()
+        core.stop()
+    }
+
+    // MARK: - Lookups
+
+    /// The value of `key` in `table` for the current language, through the fallback chain.
+    ///
+    /// Like `Bundle.localizedString(forKey:value:table:)`, a key found nowhere gives `value` when it is given
+    /// and not empty, else the key itself. Never blocks on the daemon.
+    /// - Complexity: two hash lookups under a lock that writers hold only to swap in a new mirror.
+    public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
+                                value: String? = nil) -> String {
+        if let found = core.read({ $0.strings[table]?[key] }) { return found }
+        if let value, !value.isEmpty { return value }
+        return key
+    }
+
+    /// The value of `key` in `table` used as a `String(format:)` format with `arguments`.
+    ///
+    /// Positional specifiers (`%1$@`, `%2$d`) let a translation reorder the arguments. As with
+    /// `String(format:)`, the arguments must match the specifiers' types.
+    public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
+                                arguments: [any CVarArg]) -> String {
+        String(format: localizedString(key, table: table), arguments: arguments)
+    }
+
+    /// The value of `key` in the default table, formatted with `arguments` (see
+    /// `localizedString(_:table:arguments:)`): `strings.format("messages.received", "Ana", 3)`.
+    public func format(_ key: String, _ arguments: any CVarArg...) -> String {
+        localizedString(key, arguments: arguments)
+    }
+
+    // MARK: - Languages
+
+    /// The language lookups start from (see the type's overview for how it is chosen).
+    public var currentLanguage: String { core.read { $0.language } }
+
+    /// The languages the bundle has, without `Base`, sorted; empty until the daemon answered once.
+    public var supportedLanguages: [String] { core.read { $0.supportedLanguages } }
+
+    /// The app language selected through the daemon (by any program of the app), or nil.
+    public var selectedLanguage: String? { core.read { $0.selectedLanguage } }
+
+    /// The bundle's development language, the last before `Base` in every chain (`en` until the daemon says).
+    public var developmentLanguage: String { core.read { $0.developmentLanguage } }
+
+    /// Selects the app language through the daemon, or clears the selection with nil.
+    ///
+    /// The daemon keeps the selection across restarts and tells every client, so all programs of the app
+    /// switch; this client has switched (and its hooks have run) when the call returns. A local override
+    /// still wins over the selection.
+    /// - Throws: `LiveStringsError`: `.rejected` with code `unsupported_language` (and the available
+    ///   languages) when the bundle does not have it, `.notConnected` while the daemon is away.
+    public func setLanguage(_ language: String?) async throws(LiveStringsError) {
+        _ = try await transport.request(.selectLanguage(language))
+    }
+
+    /// Overrides the language for this process only (nil clears the override); hooks fire for the keys
+    /// whose value changes, before this returns.
+    public func overrideLanguage(_ language: String?) {
+        core.setOverride(language)
+    }
+
+    // MARK: - Reloads
+
+    /// Registers `hook` to run after each change that alters some looked-up value, with the keys that did.
+    ///
+    /// Hooks run on the client's background thread (or on the thread that called `overrideLanguage(_:)`), one
+    /// change at a time, in registration order; hop to your UI thread from there. The mirror already holds
+    /// the new values when a hook runs.
+    /// - Returns: a token that keeps the hook registered: `cancel()` it, or release it, to unregister.
+    public func onReload(_ hook: @escaping @Sendable (LocalizationChange) -> Void) -> ReloadToken {
+        let id = core.hooks.add(HookRegistry.Hook(deliver: hook, finish: nil))
+        return ReloadToken(registry: core.hooks, id: id)
+    }
+
+    /// The same changes as `onReload`, as an asynchronous sequence that ends when the client stops.
+    ///
+    /// At most `bufferLimit` changes wait for a slow reader; beyond that, new changes are merged into the
+    /// newest waiting one, so none is lost (see `LocalizationChanges`).
+    public func changes(bufferLimit: Int = 16) -> LocalizationChanges {
+        let buffer = ChangeBuffer(limit: bufferLimit)
+        buffer.attach(to: core.hooks)
+        return LocalizationChanges(buffer: buffer)
+    }
+
+    // MARK: - Connection
+
+    /// Whether the client is connected to the daemon right now.
+    public var isConnected: Bool { core.read { $0.isConnected } }
+
+    /// Whether the mirror is current: connected, with a snapshot taken and no resynchronization pending.
+    public var isSynchronized: Bool { core.read { $0.isSynchronized } }
+
+    /// Waits until the mirror is synchronized; false when `timeout` passed first or the client stopped.
+    public func waitUntilSynchronized(timeout: Duration) async -> Bool {
+        await core.waitUntilSynchronized(timeout: timeout)
+    }
+}

@@ -1,0 +1,308 @@
+import HotStringsProtocol
+
+/// What readers see: every key's value for the current language, already resolved through the fallback
+/// chain, so a lookup is two hash lookups under a lock that is only ever held for an assignment.
+struct MirrorView: Sendable {
+    /// Table name → key → the value in the first language of the chain that has the key.
+    var strings: [String: [String: String]] = [:]
+    /// The current language.
+    var language: String
+    /// The app language selected through the daemon.
+    var selectedLanguage: String?
+    /// The bundle's development language.
+    var developmentLanguage: String
+    /// The languages the bundle has (without `Base`), sorted.
+    var supportedLanguages: [String] = []
+    /// Whether a connection is up.
+    var isConnected = false
+    /// Whether the mirror holds a snapshot from the current connection's source (and is not waiting for one).
+    var isSynchronized = false
+}
+
+/// The mirror's writer side: tables, stream position and language inputs, turning transport events into a
+/// new view, the change to report and the commands to send. Not thread-safe: `LiveStrings` keeps it in a
+/// `Mutex`, and tests drive it directly.
+struct MirrorEngine {
+    /// What one input led to.
+    struct Outcome {
+        /// The change to report to reload hooks, when some looked-up value changed.
+        var change: LocalizationChange?
+        /// Commands for the transport, in order.
+        var commands: [TransportCommand] = []
+    }
+
+    /// Languages the program shows (canonical), or nil for every language of the bundle.
+    let configuredLanguages: [String]?
+    /// Table names the program uses, or nil for all.
+    let configuredTables: [String]?
+    /// Preferences from the environment (canonical), most preferred first.
+    let environmentLanguages: [String]
+
+    private(set) var overrideLanguage: String?
+    private(set) var selectedLanguage: String?
+    private(set) var developmentLanguage: String
+    private(set) var supportedLanguages: [String] = []
+    private(set) var tables: [LocalizedTable: [String: String]] = [:]
+    /// Where the tables stand in the source's event stream; nil before the first snapshot.
+    private(set) var position: StreamPosition?
+    /// A snapshot is on its way (after a `resync`, a gap or a new filter): other table events are skipped.
+    private(set) var isAwaitingSnapshot = false
+    /// Between `.connected` and the first `.serverInfo`: changes are collected and reported once.
+    private(set) var isHandshaking = false
+    private(set) var isConnected = false
+    /// The tables may have missed events: the next subscription asks for a snapshot whatever `since` says.
+    private var needsFreshSnapshot = false
+    /// The language filter last subscribed with (nil: all).
+    private var subscribedLanguages: Set<String>?
+    /// The tables when the current handshake began, to report which ones it changed.
+    private var tablesBeforeHandshake: [LocalizedTable: [String: String]] = [:]
+    private(set) var chain: [String] = []
+    private(set) var view: MirrorView
+
+    /// Creates an empty engine; `languages` and `tables` restrict the subscription, `environment` is the
+    /// process environment whose gettext variables give the default language.
+    init(languages: [String]?, tables: [String]?, environment: [String: String], developmentLanguage: String = "en") {
+        configuredLanguages = languages.map { $0.compactMap { LanguageTags.canonical($0) } }
+        configuredTables = tables
+        environmentLanguages = LanguageTags.environmentPreferences(environment)
+        self.developmentLanguage = LanguageTags.canonical(developmentLanguage) ?? developmentLanguage
+        view = MirrorView(language: self.developmentLanguage, developmentLanguage: self.developmentLanguage)
+        chain = computeChain()
+        view.language = computeLanguage()
+    }
+
+    // MARK: - Inputs
+
+    /// Applies one transport event.
+    mutating func handle(_ event: TransportEvent) -> Outcome {
+        let outcome = apply(event)
+        updateStatus()
+        return outcome
+    }
+
+    private mutating func updateStatus() {
+        view.isConnected = isConnected
+        view.isSynchronized = isConnected && !isHandshaking && position != nil && !isAwaitingSnapshot
+    }
+
+    private mutating func apply(_ event: TransportEvent) -> Outcome {
+        switch event {
+        case .connected:
+            isConnected = true
+            isHandshaking = true
+            isAwaitingSnapshot = false
+            tablesBeforeHandshake = tables
+            let since = needsFreshSnapshot ? nil : position
+            return Outcome(commands: [.subscribe(subscription(since: since)), .refreshServerInfo])
+        case .serverInfo(let info):
+            developmentLanguage = LanguageTags.canonical(info.developmentLanguage) ?? info.developmentLanguage
+            selectedLanguage = info.selectedLanguage.map { LanguageTags.canonical($0) ?? $0 }
+            supportedLanguages = Set(info.languages.map { LanguageTags.canonical($0) ?? $0 })
+                .subtracting([LanguageTags.base]).sorted()
+            return isHandshaking ? finishHandshake() : refresh(cause: .language, tables: [], touched: nil)
+        case .disconnected:
+            isConnected = false
+            return isHandshaking ? finishHandshake() : Outcome()
+        case .event(let epoch, let seq, let payload):
+            return handle(payload, epoch: epoch, seq: seq)
+        }
+    }
+
+    /// Sets or clears the local-only language override.
+    mutating func setOverride(_ language: String?) -> Outcome {
+        overrideLanguage = language.map { LanguageTags.canonical($0) ?? $0 }
+        let outcome = isHandshaking ? Outcome() : refresh(cause: .language, tables: [], touched: nil)
+        updateStatus()
+        return outcome
+    }
+
+    private mutating func handle(_ event: ServerEvent, epoch: UInt64, seq: UInt64) -> Outcome {
+        switch event {
+        case .snapshot(let payloads):
+            var replaced: [LocalizedTable: [String: String]] = [:]
+            for payload in payloads {
+                let id = LocalizedTable(language: LanguageTags.canonical(payload.language) ?? payload.language,
+                                        table: payload.table)
+                replaced[id] = Dictionary(payload.entries, uniquingKeysWith: { _, last in last })
+            }
+            let previous = tables
+            tables = replaced
+            position = StreamPosition(epoch: epoch, seq: seq)
+            isAwaitingSnapshot = false
+            needsFreshSnapshot = false
+            if isHandshaking { return Outcome() }
+            return refresh(cause: .snapshot, tables: changedTables(from: previous), touched: nil)
+        case .resync:
+            // A snapshot follows on this connection; until then the tables are stale.
+            isAwaitingSnapshot = true
+            needsFreshSnapshot = true
+            return Outcome()
+        default:
+            break
+        }
+        var outcome = Outcome()
+        var isLanguageChanged = false
+        if case .language(let language, _) = event {
+            // Snapshots do not carry the selection, so a language event counts wherever it comes: the stream's
+            // order is the selection's history.
+            selectedLanguage = language.map { LanguageTags.canonical($0) ?? $0 }
+            isLanguageChanged = true
+        }
+        var isApplicable = false
+        if let current = position, !isAwaitingSnapshot {
+            if epoch != current.epoch || seq > current.seq + 1 {
+                // Missed events: ask for a snapshot (since an old position, so one is always sent).
+                isAwaitingSnapshot = true
+                needsFreshSnapshot = true
+                outcome.commands.append(.subscribe(subscription(since: current)))
+            } else if seq == current.seq + 1 {
+                position = StreamPosition(epoch: epoch, seq: seq)
+                isApplicable = true
+            }
+        }
+        var changed: Set<LocalizedTable> = []
+        var touched: [String: Set<String>] = [:]
+        if isApplicable, case .reload(let changes) = event {
+            if changes.contains(where: { $0.kind != .updated }) { outcome.commands.append(.refreshServerInfo) }
+            apply(changes, changed: &changed, touched: &touched)
+        }
+        guard !isHandshaking, isLanguageChanged || !touched.isEmpty else { return outcome }
+        var refreshed = refresh(cause: isLanguageChanged ? .language : .reload, tables: changed,
+                                touched: isLanguageChanged ? nil : touched)
+        refreshed.commands.insert(contentsOf: outcome.commands, at: 0)
+        return refreshed
+    }
+
+    /// Applies a reload's changes to the tables; collects the chain's tables and keys they touched.
+    private mutating func apply(_ changes: [ChangePayload], changed: inout Set<LocalizedTable>,
+                                touched: inout [String: Set<String>]) {
+        let inChain = Set(chain)
+        for change in changes {
+            let id = LocalizedTable(language: LanguageTags.canonical(change.language) ?? change.language,
+                                    table: change.table)
+            var keys = Set(change.added.map(\.0)).union(change.changed.map(\.0)).union(change.removed)
+            if change.kind == .deleted {
+                if let old = tables.removeValue(forKey: id) { keys.formUnion(old.keys) }
+            } else {
+                if tables[id] == nil { tables[id] = [:] }
+                for (key, value) in change.added { tables[id, default: [:]][key] = value }
+                for (key, value) in change.changed { tables[id, default: [:]][key] = value }
+                for key in change.removed { tables[id]?[key] = nil }
+            }
+            if inChain.contains(id.language), !keys.isEmpty {
+                changed.insert(id)
+                touched[id.table, default: []].formUnion(keys)
+            }
+        }
+    }
+
+    private mutating func finishHandshake() -> Outcome {
+        isHandshaking = false
+        let changed = changedTables(from: tablesBeforeHandshake)
+        tablesBeforeHandshake = [:]
+        return refresh(cause: changed.isEmpty ? .language : .snapshot, tables: changed, touched: nil)
+    }
+
+    /// The tables of the chain (the one in force and the one about to be) that differ between `previous`
+    /// and now.
+    private func changedTables(from previous: [LocalizedTable: [String: String]]) -> Set<LocalizedTable> {
+        let inChain = Set(chain).union(computeChain())
+        var changed: Set<LocalizedTable> = []
+        for id in Set(previous.keys).union(tables.keys) where inChain.contains(id.language) {
+            if previous[id] != tables[id] { changed.insert(id) }
+        }
+        return changed
+    }
+
+    // MARK: - Resolution
+
+    /// Recomputes the chain and the view after an input; `touched` limits the work to those keys when only
+    /// table contents changed (nil: rebuild every table).
+    private mutating func refresh(cause: LocalizationChange.Cause, tables changed: Set<LocalizedTable>,
+                                  touched: [String: Set<String>]?) -> Outcome {
+        var outcome = Outcome()
+        let newChain = computeChain()
+        var strings = view.strings
+        var keys: [String: Set<String>] = [:]
+        if let touched, newChain == chain {
+            for (table, names) in touched {
+                for key in names {
+                    let value = Self.resolve(key, table: table, chain: chain, in: tables)
+                    if strings[table]?[key] != value {
+                        strings[table, default: [:]][key] = value
+                        keys[table, default: []].insert(key)
+                    }
+                }
+                if strings[table]?.isEmpty == true { strings[table] = nil }
+            }
+        } else {
+            chain = newChain
+            strings = Self.build(chain: chain, from: tables)
+            keys = Self.differences(view.strings, strings)
+        }
+        if let required = requiredLanguages(), let subscribed = subscribedLanguages, !required.isSubset(of: subscribed),
+           isConnected {
+            // The new chain needs tables the subscription leaves out: subscribe again, with a fresh snapshot.
+            isAwaitingSnapshot = true
+            needsFreshSnapshot = true
+            outcome.commands.append(.subscribe(subscription(since: nil)))
+        }
+        let language = computeLanguage()
+        view.strings = strings
+        view.language = language
+        view.selectedLanguage = selectedLanguage
+        view.developmentLanguage = developmentLanguage
+        view.supportedLanguages = supportedLanguages
+        if !keys.isEmpty {
+            outcome.change = LocalizationChange(cause: cause, language: language, tables: changed, keys: keys)
+        }
+        return outcome
+    }
+
+    /// The subscription for the current needs, resuming at `since` when given.
+    private mutating func subscription(since: StreamPosition?) -> Subscription {
+        let languages = requiredLanguages()
+        subscribedLanguages = languages
+        return Subscription(languages: languages.map { $0.sorted() }, tables: configuredTables, snapshot: true,
+                            since: since)
+    }
+
+    /// The languages whose tables the mirror needs (the configured ones with their parents, and the whole
+    /// current chain), or nil when no languages were configured.
+    private func requiredLanguages() -> Set<String>? {
+        guard let configuredLanguages else { return nil }
+        return Set(configuredLanguages.flatMap(LanguageTags.fallbacks(of:))).union(computeChain())
+    }
+
+    /// The preferences in force: the override, else the selected language, else the environment's list.
+    private var preferences: [String] {
+        if let overrideLanguage { return [overrideLanguage] }
+        if let selectedLanguage { return [selectedLanguage] }
+        return environmentLanguages
+    }
+
+    /// Each preference and its parents, then the selected language and its parents, then the development
+    /// language and its parents, then `Base`; each language once.
+    func computeChain() -> [String] {
+        var chain: [String] = []
+        var seen: Set<String> = []
+        let heads = preferences + (selectedLanguage.map { [$0] } ?? []) + [developmentLanguage]
+        for language in heads.flatMap(LanguageTags.fallbacks(of:)) + [LanguageTags.base]
+        where seen.insert(language).inserted {
+            chain.append(language)
+        }
+        return chain
+    }
+
+    /// The override, else the selected language, else the first environment language the bundle has (itself
+    /// or a parent), else the development language.
+    func computeLanguage() -> String {
+        if let overrideLanguage { return overrideLanguage }
+        if let selectedLanguage { return selectedLanguage }
+        let available = Set(supportedLanguages).union(tables.keys.lazy.map(\.language))
+        let supported = environmentLanguages.first { language in
+            LanguageTags.fallbacks(of: language).contains(where: available.contains)
+        }
+        return supported ?? developmentLanguage
+    }
+}
