@@ -31,6 +31,7 @@ final class ServerCore {
     private var subscriptions: [ConnectionID: Filter] = [:]
     private var recentErrors: [FileProblem] = []
     private var hasScanned = false
+    private var heldRequests: [(ConnectionID, [UInt8])] = []
     private var pending: [IOCommand] = []
     private var snapshotCache: [Filter: (seq: UInt64, bytes: [UInt8])] = [:]
 
@@ -59,6 +60,11 @@ final class ServerCore {
         case .closed(let id):
             subscriptions[id] = nil
         case .request(let id, let line):
+            guard hasScanned else {
+                // Answers before the first scan would describe an empty bundle: hold them until it is served.
+                heldRequests.append((id, line))
+                return
+            }
             await answer(line, from: id)
             pending.append(.requestDone(id))
         case .overflowed(let id):
@@ -81,8 +87,14 @@ final class ServerCore {
         events += await store.report(problems)
         if !hasScanned {
             hasScanned = true
-            if let saved = selection?.read() { _ = try? await store.selectLanguage(saved) }
             onFirstScan()
+            await broadcast(events)
+            for (id, line) in heldRequests {
+                await answer(line, from: id)
+                pending.append(.requestDone(id))
+            }
+            heldRequests = []
+            return
         }
         await broadcast(events)
     }

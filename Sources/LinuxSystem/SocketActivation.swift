@@ -5,7 +5,7 @@ package enum SocketActivation {
     /// The first descriptor systemd passes (`SD_LISTEN_FDS_START`).
     package static let firstDescriptor: Int32 = 3
 
-    /// The descriptors systemd passed to this process, marked close-on-exec with `fcntl(F_SETFD)`; [] when
+    /// The descriptors systemd passed to this process, marked close-on-exec and non-blocking with `fcntl`; [] when
     /// the process was not socket-activated. See `listenerDescriptors(environment:pid:)`.
     package static func listenerDescriptors() -> [Int32] {
         var environment: [String: String] = [:]
@@ -17,6 +17,12 @@ package enum SocketActivation {
             let flags = fcntl(fd, F_GETFD)
             if flags >= 0 {
                 _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC)
+            }
+            // systemd passes blocking sockets unless the unit says NonBlocking=yes; an event loop's accept
+            // on a blocking listener would hang once the backlog is empty.
+            let statusFlags = fcntl(fd, F_GETFL)
+            if statusFlags >= 0 {
+                _ = fcntl(fd, F_SETFL, statusFlags | O_NONBLOCK)
             }
         }
         return descriptors
