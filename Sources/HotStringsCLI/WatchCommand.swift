@@ -83,22 +83,27 @@ struct WatchCommand: Command {
     }
 
     /// Applies each batch to the store and prints what subscribers would receive.
+    ///
+    /// As the daemon does, a snapshot stands for the batch it follows (the first scan, or a rescan after a
+    /// `resync`): that batch's `reload` is left out and the snapshot, numbered with the batch's last seq,
+    /// comes after the batch's other events, so seq never goes backwards.
     private static func printEvents(from batches: AsyncStream<WatchBatch>, store: StringsStore) async {
         var isFirst = true
         for await batch in batches {
             let (storeBatch, problems) = WatchGlue.storeBatch(batch)
             var events = await store.apply(storeBatch)
             events += await store.report(problems)
+            let needsSnapshot = isFirst || events.contains { if case .resync = $0 { true } else { false } }
             var lines: [String] = []
+            for event in events {
+                if case .error(_, let problem) = event { Log.warning("\(problem)") }
+                if needsSnapshot, case .reload = event { continue }
+                lines.append(EventJSON.event(event, epoch: store.epoch))
+            }
+            if needsSnapshot { lines.append(EventJSON.snapshot(await store.snapshot())) }
             if isFirst {
                 isFirst = false
-                lines.append(EventJSON.snapshot(await store.snapshot()))
                 Log.info("watching \(batch.changes.count) tables")
-            }
-            for event in events {
-                lines.append(EventJSON.event(event, epoch: store.epoch))
-                if case .resync = event { lines.append(EventJSON.snapshot(await store.snapshot())) }
-                if case .error(_, let problem) = event { Log.warning("\(problem)") }
             }
             guard !lines.isEmpty else { continue }
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
