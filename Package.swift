@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "StringsFormat", targets: ["StringsFormat"]),
         .library(name: "HotStringsClient", targets: ["HotStringsClient"]),
+        .library(name: "HotStringsEmbedded", targets: ["HotStringsEmbedded"]),
         .executable(name: "hotstrings", targets: ["hotstrings"]),
     ],
     targets: [
@@ -24,6 +25,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "StringsStore", dependencies: ["StringsFormat"], swiftSettings: strict),
+        .target(
+            name: "HotStringsEmbedded",
+            dependencies: [
+                "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "StringsStore", "HotStringsServer",
+                "StringsFormat",
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "BundleWatcher", dependencies: ["LinuxSystem", "StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsCLI",
@@ -54,6 +63,11 @@ let package = Package(
         .testTarget(
             name: "HotStringsServerTests",
             dependencies: ["HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HotStringsEmbeddedTests",
+            dependencies: ["HotStringsEmbedded", "HotStringsClient"],
             swiftSettings: strict
         ),
         .testTarget(name: "StringsStoreTests", dependencies: ["StringsStore", "StringsFormat"], swiftSettings: strict),

@@ -1,0 +1,93 @@
+import BundleWatcher
+import Foundation
+import HotStringsClient
+import HotStringsProtocol
+import HotStringsServer
+import StringsFormat
+import StringsStore
+import Synchronization
+
+/// A `HotStringsTransport` that runs the daemon's watcher and store inside the process.
+///
+/// The watcher's thread hands each settled batch to a task that applies it to the store and turns the
+/// store's events into the events the daemon would send one subscriber; a delivery thread hands those to
+/// the client, so reload hooks run there, never on the cooperative pool. The store's work does run on the pool,
+/// as the daemon's does, so a program that blocks the pool's threads delays its reloads. There is one
+/// connection, made once the first scan is in the store, and it lasts until `stop()`.
+package final class EmbeddedTransport: HotStringsTransport {
+    /// The watcher of the bundle.
+    let watcher: BundleWatcher
+    /// The tables.
+    let store: StringsStore
+    private let selection: SelectionFile?
+    private let deliverer = Deliverer()
+    private let inputs: Mutex<AsyncStream<EmbeddedInput>?>
+    private let continuation: AsyncStream<EmbeddedInput>.Continuation
+    private let isStopped = Atomic<Bool>(false)
+
+    /// Prepares the watcher and the store for the bundle at `bundle`; nothing runs before `start`.
+    ///
+    /// - Throws: `EmbeddedStartError` when the development language is no language tag or the bundle cannot
+    ///   be watched.
+    package init(bundle: String, options: LiveStrings.EmbeddedOptions) throws(EmbeddedStartError) {
+        guard LanguageTag(options.developmentLanguage) != nil else {
+            throw EmbeddedStartError(description: "'\(options.developmentLanguage)' is not a language tag")
+        }
+        var watcherOptions = BundleWatcher.Options()
+        watcherOptions.maximumFileSize = options.maximumFileSize
+        let watcher: BundleWatcher
+        do {
+            watcher = try BundleWatcher(root: bundle, options: watcherOptions)
+        } catch {
+            throw EmbeddedStartError(description: "cannot watch \(bundle): \(error)")
+        }
+        self.watcher = watcher
+        selection = options.stateDirectory.map { directory in
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+            return SelectionFile(directory: directory, root: watcher.root)
+        }
+        store = StringsStore(developmentLanguage: options.developmentLanguage, selectedLanguage: selection?.read())
+        // Unbounded: it holds settled batches, the engine's few commands and pending requests, each handled
+        // as fast as the store applies it; bounding it would drop batches, and with them file changes.
+        let (stream, continuation) = AsyncStream.makeStream(of: EmbeddedInput.self, bufferingPolicy: .unbounded)
+        inputs = Mutex(stream)
+        self.continuation = continuation
+    }
+
+    package func start(_ handler: @escaping @Sendable (TransportEvent) -> Void) {
+        guard let stream = inputs.withLock({ $0.take() }) else { preconditionFailure("a transport is started once") }
+        deliverer.start(handler)
+        let core = EmbeddedCore(store: store, watcher: watcher, selection: selection,
+                                deliver: { [deliverer] in deliverer.enqueue($0) })
+        Task { await core.run(stream) }
+        let continuation = continuation
+        watcher.start { batch in continuation.yield(.batch(batch)) }
+    }
+
+    package func send(_ command: TransportCommand) {
+        continuation.yield(.command(command))
+    }
+
+    package func request(_ request: Request) async throws(LiveStringsError) -> [String: JSONValue] {
+        let result = await withCheckedContinuation { (reply: Reply) in
+            guard !isStopped.load(ordering: .acquiring),
+                  case .enqueued = continuation.yield(.request(request, reply))
+            else {
+                reply.resume(returning: .failure(.notConnected))
+                return
+            }
+        }
+        return try result.get()
+    }
+
+    package func stop() {
+        guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        watcher.stop()
+        deliverer.stop()
+        continuation.finish()
+    }
+
+    /// Whether the watcher's and the delivery thread have both ended (after `stop()`).
+    package var hasFinished: Bool { watcher.hasFinished && deliverer.hasFinished }
+}

@@ -1,0 +1,62 @@
+import HotStringsClient
+
+extension LiveStrings {
+    /// How an embedded `LiveStrings` reads its bundle (see `embedded(bundle:configuration:options:)`).
+    public struct EmbeddedOptions: Sendable {
+        /// The language every lookup falls back to before `Base` (`en` by default), as `serve
+        /// --development-language`.
+        public var developmentLanguage: String
+        /// A folder where `setLanguage(_:)` saves the selection so that the next run starts with it (created
+        /// if missing); nil, the default, keeps the selection in memory for this run only.
+        public var stateDirectory: String?
+        /// Files larger than this are reported as errors and not read (16 MiB by default).
+        public var maximumFileSize: Int
+
+        /// Options; every parameter has a default suited to an application.
+        public init(developmentLanguage: String = "en", stateDirectory: String? = nil,
+                    maximumFileSize: Int = 16 << 20) {
+            self.developmentLanguage = developmentLanguage
+            self.stateDirectory = stateDirectory
+            self.maximumFileSize = maximumFileSize
+        }
+    }
+
+    /// Live strings without a daemon: watches the bundle at `bundle` from inside this process.
+    ///
+    /// The returned client has the whole `LiveStrings` API: the same lookups and fallback chain, `onReload`
+    /// hooks and `changes()` when a `.strings` file changes, `setLanguage(_:)` (which here switches this
+    /// process only, saved in `options.stateDirectory` when there is one), `overrideLanguage(_:)`. It reads
+    /// the bundle in the background and returns at once; `waitUntilSynchronized(timeout:)` waits for the
+    /// first scan. `stop()` (or releasing the client) ends the watcher.
+    ///
+    /// ```swift
+    /// let strings = try LiveStrings.embedded(bundle: "/usr/share/myapp/Resources")
+    /// _ = await strings.waitUntilSynchronized(timeout: .seconds(5))
+    /// label.text = strings.localizedString("greeting")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - bundle: the folder holding the `<language>.lproj` folders.
+    ///   - configuration: the tables, languages and environment, as for a daemon's client; the socket,
+    ///     reconnection and timeout settings are unused.
+    ///   - options: the development language, where to keep the selected language, the file size cap.
+    /// - Throws: `EmbeddedStartError` when the bundle cannot be watched (it does not exist, or inotify is
+    ///   out of instances) or the development language is no language tag.
+    public static func embedded(bundle: String, configuration: Configuration = Configuration(),
+                                options: EmbeddedOptions = EmbeddedOptions()) throws(EmbeddedStartError)
+        -> LiveStrings {
+        let transport = try EmbeddedTransport(bundle: bundle, options: options)
+        return LiveStrings(transport: transport, configuration: configuration)
+    }
+}
+
+/// Why an embedded `LiveStrings` could not start.
+public struct EmbeddedStartError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A one-line explanation, naming the bundle or the option at fault.
+    public var description: String
+
+    /// An error with its explanation.
+    public init(description: String) {
+        self.description = description
+    }
+}

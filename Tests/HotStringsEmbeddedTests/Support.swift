@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+import Testing
+import HotStringsClient
+import HotStringsEmbedded
+
+/// The repository's `sample-bundle`, found from this file's path.
+let sampleBundlePath = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("sample-bundle").path
+
+/// A wait that ran out of time.
+struct TimedOut: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A temporary copy of `sample-bundle` with an embedded client on it; stopped and removed on release.
+final class EmbeddedBundle {
+    static let german = "de.lproj/Localizable.strings"
+
+    let root: String
+    var bundle: String { root + "/bundle" }
+    let transport: EmbeddedTransport
+    let strings: LiveStrings
+    let probe = ChangeProbe()
+    private var token: ReloadToken?
+
+    /// Copies the bundle and starts a client whose environment says `LANG=language`.
+    init(language: String = "de_CH.UTF-8", stateDirectory: String? = nil) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("hs-embedded-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sampleBundlePath, toPath: root + "/bundle")
+        transport = try EmbeddedTransport(bundle: root + "/bundle",
+                                          options: LiveStrings.EmbeddedOptions(stateDirectory: stateDirectory))
+        strings = LiveStrings(transport: transport,
+                              configuration: LiveStrings.Configuration(environment: ["LANG": language]))
+        token = strings.onReload { [probe] change in probe.record(change) }
+    }
+
+    deinit {
+        strings.stop()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// Replaces `path` (relative to the bundle) the way editors save: a temporary file renamed over it.
+    func save(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: bundle + "/" + path), options: .atomic)
+    }
+
+    /// The German table's text with `replacements` applied and `appended` added at the end.
+    func german(_ replacements: [String: String], appending appended: String = "") throws -> String {
+        var text = try String(contentsOfFile: bundle + "/" + Self.german, encoding: .utf8)
+        for (old, new) in replacements {
+            try #require(text.contains(old))
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+        return text + appended
+    }
+}
+
+/// Records what the reload hooks report.
+final class ChangeProbe: Sendable {
+    private let state = Mutex<[LocalizationChange]>([])
+
+    /// All changes so far.
+    var changes: [LocalizationChange] { state.withLock { $0 } }
+
+    /// Records a change.
+    func record(_ change: LocalizationChange) {
+        state.withLock { $0.append(change) }
+    }
+}
+
+/// Re-checks `condition` every few milliseconds until it holds; throws at the deadline.
+///
+/// Waits suspend rather than block: the embedded store runs on the cooperative pool, which a blocking wait
+/// in a test (two pool threads on a two-core machine, several tests at once) would starve.
+func eventually(_ what: String, timeout: Duration = .seconds(10),
+                until condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out waiting for \(what)") }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
