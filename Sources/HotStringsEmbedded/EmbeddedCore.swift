@@ -125,7 +125,7 @@ final class EmbeddedCore {
                 guard !isResync else { continue }
                 // Sent even when the filter leaves nothing, so that `seq` has no gaps.
                 let included = changes.filter { subscription.includes(language: $0.language, table: $0.table) }
-                payload = .reload(changes: included.map(StorePayloads.change))
+                payload = .reload(changes: included.map(Payloads.change))
             case .error(_, let problem):
                 payload = .error(file: problem.file, line: problem.line, column: problem.column,
                                  message: problem.message)
@@ -152,7 +152,7 @@ final class EmbeddedCore {
         let snapshot = await store.snapshot(languages: filter.languages.map(Array.init),
                                             tables: filter.tables.map(Array.init))
         deliver(.event(.event(epoch: snapshot.epoch, seq: snapshot.seq,
-                              .snapshot(tables: snapshot.tables.map(StorePayloads.table)))))
+                              .snapshot(tables: snapshot.tables.map(Payloads.table)))))
     }
 
     // MARK: - Requests

@@ -9,9 +9,10 @@ package enum ServerInfo {
     package static let version = "0.1.0"
 }
 
-/// Store values in the protocol's payload shapes.
-enum Payloads {
-    static func change(_ change: TableChange) -> ChangePayload {
+/// Store values in the protocol's payload shapes (shared by the daemon and the embedded transport).
+package enum Payloads {
+    /// A store change as a `reload` event's change.
+    package static func change(_ change: TableChange) -> ChangePayload {
         ChangePayload(
             language: change.language, table: change.table, file: change.file,
             kind: ChangePayload.Kind(rawValue: change.kind.rawValue) ?? .updated,
@@ -20,7 +21,8 @@ enum Payloads {
         )
     }
 
-    static func table(_ snapshot: TableSnapshot) -> TablePayload {
+    /// A stored table as a `snapshot` event's table.
+    package static func table(_ snapshot: TableSnapshot) -> TablePayload {
         TablePayload(
             language: snapshot.id.language.identifier, table: snapshot.id.table, file: snapshot.file,
             entries: snapshot.table.entries.map { ($0.key, $0.value) }
