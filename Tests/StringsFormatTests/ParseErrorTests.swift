@@ -137,3 +137,14 @@ func utf16BE(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 >> 8), 
                 "Foundation now rejects this too: update docs/FORMAT.md")
     }
 }
+
+/// A binary plist that crashes Foundation (found by the fuzzer): ours must answer with a clean error.
+@Test func aBinaryPlistThatCrashesFoundationIsACleanError() throws {
+    let url = try #require(Bundle.module.url(forResource: "Fixtures/fuzz/bplist-set-crashes-foundation",
+                                             withExtension: "strings"))
+    #expect {
+        try StringsFile.parse(Array(try Data(contentsOf: url)))
+    } throws: { error in
+        (error as? ParseError)?.reason.contains("is a set, not a string") == true
+    }
+}
