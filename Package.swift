@@ -38,13 +38,16 @@ let package = Package(
             name: "HotStringsCLI",
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsProtocol", "HotStringsServer",
+                "HotStringsClient",
             ],
             swiftSettings: strict
         ),
         .executableTarget(name: "hotstrings", dependencies: ["HotStringsCLI"], swiftSettings: strict),
         .executableTarget(
             name: "hotstrings-bench",
-            dependencies: ["StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsServer"],
+            dependencies: [
+                "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsServer", "HotStringsClient",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -12,6 +12,7 @@ package enum CLI {
         [
             ServeCommand.self, SubscribeCommand.self, GetCommand.self, TableCommand.self, LanguagesCommand.self,
             SelectLanguageCommand.self, StatusCommand.self, LintCommand.self, DumpCommand.self, WatchCommand.self,
+            DemoCommand.self,
         ]
     }
 

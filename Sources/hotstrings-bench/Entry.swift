@@ -11,6 +11,7 @@ struct HotStringsBench {
         ParseSuite.self,
         WatchSuite.self,
         ServeSuite.self,
+        ClientSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.

@@ -1,0 +1,409 @@
+import Foundation
+import HotStringsClient
+import LinuxSystem
+import StringsFormat
+import Synchronization
+
+/// `hotstrings-bench client`: `LiveStrings` lookups against Foundation's `Bundle`, and reader stalls during reloads.
+struct ClientSuite: BenchmarkSuite {
+    static let name = "client"
+    static let abstract = "client: LiveStrings lookups/s on 1 and 2 threads vs Bundle; reader stalls during reloads"
+    static let help = """
+        USAGE: swift run -c release hotstrings-bench client [--lookups N] [--reloads N] [--large-keys N]
+                                                           [--readers N] [--corpus PATH]
+
+        Starts a real `hotstrings serve` (built next to this benchmark) on a temporary copy of sample-bundle,
+        plus element-ios's de and en Vector.strings from the corpus when it is there (else a generated table of
+        the same size), plus a generated de table `Large`, and a LiveStrings client in German connected to it.
+
+        Lookups: the de keys of Localizable and Vector, looked up N times per thread through LiveStrings and
+        through Foundation's Bundle(path: <bundle>/de.lproj).localizedString(forKey:value:table:) on the same
+        files, on one thread and on two, interleaved in the same run. Bar: LiveStrings at least as fast per
+        lookup.
+
+        Stalls: reader threads loop over lookups (Vector and Large keys) and record the longest gap between
+        two consecutive lookups (ContinuousClock), first while nothing changes (the floor: scheduling), then
+        while `Large` is saved atomically (every value changed, or --changed N) and each reload is applied.
+        Per reload, the longest gap of any reader; bar: the longest of all <= 1 ms.
+
+        OPTIONS:
+          --lookups N      lookups per thread per run (default 2000000)
+          --reloads N      atomic saves of Large (default 40)
+          --large-keys N   keys of Large (default 20000)
+          --changed N      values each save of Large changes (default: all)
+          --readers N      reader threads during reloads (default: cores - 1, at least 1)
+          --corpus PATH    the corpus folder (default $HOTSTRINGS_CORPUS, else ../shared/corpus)
+        """
+
+    static func run(arguments: [String]) throws -> Int32 {
+        var options = OptionReader(arguments)
+        let lookups = try options.positiveInteger("--lookups") ?? 2_000_000
+        let reloads = try options.positiveInteger("--reloads") ?? 40
+        let largeKeys = try options.positiveInteger("--large-keys") ?? 20_000
+        let changed = min(largeKeys, try options.positiveInteger("--changed") ?? largeKeys)
+        let readers = try options.positiveInteger("--readers")
+            ?? max(1, ProcessInfo.processInfo.activeProcessorCount - 1)
+        let corpus = ParseInputs.corpusDirectory(option: try options.value("--corpus")) ?? "(none)"
+        try options.finish()
+        Signals.ignore(.pipe)
+
+        let fixture = try ClientFixture(corpus: corpus, largeKeys: largeKeys)
+        defer { fixture.bundle.remove() }
+        let daemon = try ClientDaemon(root: fixture.bundle.root)
+        defer { daemon.stop() }
+        let strings = LiveStrings(configuration: LiveStrings.Configuration(
+            socketPath: daemon.socket, clientName: "hotstrings-bench client",
+            environment: ["LANGUAGE": "de", "LANG": "de_DE.UTF-8"]))
+        defer { strings.stop() }
+        guard Blocking.waitUntilSynchronized(strings, timeout: .seconds(20)) else {
+            throw UsageError("the client did not synchronize with the daemon at \(daemon.socket)")
+        }
+        print("bundle: sample-bundle + Vector.strings (\(fixture.vectorSource)) + Large (\(largeKeys) keys); "
+              + "client language \(strings.currentLanguage)")
+
+        guard let bundle = Bundle(path: fixture.bundle.root + "/de.lproj") else {
+            throw UsageError("Foundation cannot open \(fixture.bundle.root)/de.lproj as a bundle")
+        }
+        let keys = fixture.lookupKeys
+        let same = keys.filter {
+            strings.localizedString($0.key, table: $0.table)
+                == bundle.localizedString(forKey: $0.key, value: nil, table: $0.table)
+        }.count
+        print("same value from LiveStrings and Bundle for \(same) of \(keys.count) de keys")
+        guard same == keys.count else { throw UsageError("LiveStrings and Bundle disagree: not comparable") }
+
+        func milliseconds(_ duration: Duration) -> String { String(format: "%.3f ms", duration.seconds * 1e3) }
+        var passes = true
+        print("lookups per second (\(keys.count) keys, \(lookups) lookups per thread, best of 3)")
+        print("  " + ["threads", "LiveStrings", "Bundle", "ratio"].map { Format.cell($0, 14, right: true) }.joined())
+        for threads in [1, 2] {
+            var live = 0.0
+            var reference = 0.0
+            for _ in 0..<3 {
+                live = max(live, LookupRate.measure(threads: threads, lookups: lookups, keys: keys) {
+                    strings.localizedString($0.key, table: $0.table)
+                })
+                reference = max(reference, LookupRate.measure(threads: threads, lookups: lookups, keys: keys) {
+                    bundle.localizedString(forKey: $0.key, value: nil, table: $0.table)
+                })
+            }
+            let cells = [String(threads), String(format: "%.0f", live), String(format: "%.0f", reference),
+                         Format.ratio(live / reference)]
+            print("  " + cells.map { Format.cell($0, 14, right: true) }.joined())
+            passes = passes && live >= reference
+        }
+        print("  bar at least as fast as Bundle per lookup: \(passes ? "PASS" : "FAIL")")
+
+        // The reference: the same reader loop over a private Dictionary (no lock, never reloaded) during the
+        // same kind of reloads, so what the scheduler costs on this machine shows next to the mirror's figure.
+        let allKeys = keys + fixture.largeLookupKeys
+        var copy: [String: [String: String]] = [:]
+        for key in allKeys {
+            copy[key.table, default: [:]][key.key] = strings.localizedString(key.key, table: key.table)
+        }
+        let privateCopy = copy
+        let reference = try ReaderStalls.measure(strings: strings, fixture: fixture, readers: readers,
+                                                 reloads: reloads, firstRound: 1, changed: changed) {
+            privateCopy[$0.table]?[$0.key] ?? $0.key
+        }
+        let mirror = try ReaderStalls.measure(strings: strings, fixture: fixture, readers: readers,
+                                              reloads: reloads, firstRound: reloads + 1, changed: changed) {
+            strings.localizedString($0.key, table: $0.table)
+        }
+        print("reader stalls: the longest gap between two consecutive lookups of \(readers) reader thread(s), "
+              + "per reload of Large (\(fixture.largeKeys) keys, \(changed) changed; median save-to-hook "
+              + "\(milliseconds(mirror.medianReload)))")
+        print("  " + ["readers of", "quiet max", "reloads", "max", "p99", "p50", "blocked", "preempted"]
+            .enumerated().map { Format.cell($1, $0 == 0 ? 24 : 11, right: $0 > 0) }.joined())
+        for (label, result) in [("private Dictionary (ref)", reference), ("LiveStrings", mirror)] {
+            let cells = [milliseconds(result.quiet), String(reloads), milliseconds(result.percentile(1)),
+                         milliseconds(result.percentile(0.99)), milliseconds(result.percentile(0.5)),
+                         String(result.switches.voluntary), String(result.switches.involuntary)]
+            print("  " + Format.cell(label, 24) + cells.map { Format.cell($0, 11, right: true) }.joined())
+        }
+        print("  (blocked/preempted: the readers' voluntary/involuntary context switches during the reloads; a "
+              + "reader waiting on the mirror's lock would block)")
+        let stallPasses = mirror.percentile(1) <= .milliseconds(1)
+        print("  bar max stall <= 1 ms: \(stallPasses ? "PASS" : "FAIL")")
+        return passes && stallPasses ? 0 : 1
+    }
+}
+
+/// One lookup: a key of a table.
+struct LookupKey: Sendable {
+    var table: String
+    var key: String
+}
+
+/// The temporary bundle of the client suite and the keys it looks up.
+struct ClientFixture {
+    let bundle: TemporaryBundle
+    let largeKeys: Int
+    let lookupKeys: [LookupKey]
+    let largeLookupKeys: [LookupKey]
+    /// Where Vector.strings came from: the corpus, or generated.
+    let vectorSource: String
+
+    init(corpus: String, largeKeys: Int) throws {
+        self.largeKeys = largeKeys
+        bundle = try TemporaryBundle(tables: ["de.lproj/Large.strings": ClientFixture.large(round: 0, keys: largeKeys)])
+        let manager = FileManager.default
+        let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("sample-bundle").path
+        for folder in try manager.contentsOfDirectory(atPath: sample) where folder.hasSuffix(".lproj") {
+            try manager.createDirectory(atPath: bundle.root + "/" + folder, withIntermediateDirectories: true)
+            for file in try manager.contentsOfDirectory(atPath: sample + "/" + folder) {
+                try manager.copyItem(atPath: "\(sample)/\(folder)/\(file)", toPath: "\(bundle.root)/\(folder)/\(file)")
+            }
+        }
+        let assets = corpus + "/element-ios/Riot/Assets"
+        if manager.fileExists(atPath: assets + "/de.lproj/Vector.strings") {
+            for language in ["de", "en"] {
+                try manager.copyItem(atPath: "\(assets)/\(language).lproj/Vector.strings",
+                                     toPath: "\(bundle.root)/\(language).lproj/Vector.strings")
+            }
+            vectorSource = "element-ios from the corpus"
+        } else {
+            let text = (0..<2_500).map { "\"vector.key.\($0)\" = \"Ein Wert mit etwas Text, Nummer \($0)\";" }
+            try Data(text.joined(separator: "\n").utf8).write(
+                to: URL(fileURLWithPath: bundle.root + "/de.lproj/Vector.strings"))
+            vectorSource = "generated, no corpus at \(corpus)"
+        }
+        var keys: [LookupKey] = []
+        for table in ["Localizable", "Vector"] {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(bundle.root)/de.lproj/\(table).strings")))
+            keys += try StringsFile.parse(bytes).keys.map { LookupKey(table: table, key: $0) }
+        }
+        lookupKeys = keys
+        largeLookupKeys = (0..<largeKeys).map { LookupKey(table: "Large", key: "large.key.\($0)") }
+    }
+
+    /// The text of `Large` for a round: the first `changed` values differ from the previous round's.
+    static func large(round: Int, keys: Int, changed: Int = .max) -> String {
+        (0..<keys).map { "\"large.key.\($0)\" = \"Wert \($0) in Runde \($0 < changed ? round : 0)\";" }
+            .joined(separator: "\n")
+    }
+}
+
+/// A `hotstrings serve` child on the fixture's bundle, with its socket and state inside it.
+final class ClientDaemon {
+    let socket: String
+    private let process = Process()
+
+    init(root: String) throws {
+        socket = root + "/.hotstrings.sock"
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("hotstrings")
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw UsageError("no hotstrings binary at \(executable.path): run swift build -c release first")
+        }
+        process.executableURL = executable
+        process.arguments = ["serve", root, "--socket", socket, "--state-dir", root + "/.state",
+                             "--log-level", "warning"]
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !UnixSocket.isListening(atPath: socket) {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                throw UsageError("the daemon did not start listening on \(socket)")
+            }
+            _ = try? Poller().wait(timeout: .milliseconds(5))
+        }
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// Bridges the client's async waits to the benchmark's plain threads.
+enum Blocking {
+    /// Blocks this (non-pool) thread until `strings` is synchronized or `timeout` passed.
+    static func waitUntilSynchronized(_ strings: LiveStrings, timeout: Duration) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        Task {
+            box.set(await strings.waitUntilSynchronized(timeout: timeout))
+            done.signal()
+        }
+        done.wait()
+        return box.value
+    }
+
+    private final class ResultBox: Sendable {
+        private let stored = Mutex(false)
+        var value: Bool { stored.withLock { $0 } }
+        func set(_ value: Bool) { stored.withLock { $0 = value } }
+    }
+}
+
+/// Lookups per second, summed over threads that start together.
+enum LookupRate {
+    static func measure(threads: Int, lookups: Int, keys: [LookupKey],
+                        _ lookup: @escaping @Sendable (LookupKey) -> String) -> Double {
+        let start = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        let checksum = SharedCounter()
+        for thread in 0..<threads {
+            finished.enter()
+            Thread {
+                start.wait()
+                var sum = 0
+                var index = (thread * keys.count) / threads
+                for _ in 0..<lookups {
+                    sum &+= lookup(keys[index]).utf8.count
+                    index += 1
+                    if index == keys.count { index = 0 }
+                }
+                checksum.value.add(sum, ordering: .relaxed)
+                finished.leave()
+            }.start()
+        }
+        let clock = ContinuousClock()
+        let began = clock.now
+        for _ in 0..<threads { start.signal() }
+        finished.wait()
+        let elapsed = clock.now - began
+        precondition(checksum.value.load(ordering: .relaxed) > 0, "the lookups returned nothing")
+        return Double(threads * lookups) / elapsed.seconds
+    }
+}
+
+/// An atomic integer that threads share by reference.
+final class SharedCounter: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+/// The longest gaps between consecutive lookups of reader threads, while quiet and per reload.
+enum ReaderStalls {
+    struct Result {
+        /// The longest gap while nothing changed.
+        var quiet: Duration
+        /// Per reload, the longest gap of any reader from the save until the reload hook ran.
+        var perReload: [Duration]
+        /// The median time from a save to the reload hook.
+        var medianReload: Duration
+        /// The readers' context switches during the reloads: voluntary ones (the thread blocked, on a lock
+        /// or otherwise) and involuntary ones (the scheduler preempted it).
+        var switches: ContextSwitches
+
+        /// The stall at `fraction` of the sorted per-reload stalls (1 is the longest).
+        func percentile(_ fraction: Double) -> Duration {
+            let sorted = perReload.sorted()
+            return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+        }
+    }
+
+    /// What the readers share: the current window (0 quiet, then one per reload), a stop flag, each window's
+    /// longest gap.
+    private final class Windows: Sendable {
+        let current = Atomic<Int>(0)
+        let isStopping = Atomic<Bool>(false)
+        let longest = Mutex<[Int: Duration]>([:])
+        let switches = Mutex(ContextSwitches())
+
+        func publish(_ gap: Duration, window: Int) {
+            longest.withLock { $0[window] = max($0[window] ?? .zero, gap) }
+        }
+    }
+
+    /// Runs `readers` threads calling `lookup` for 1 s of quiet, then during `reloads` saves of Large
+    /// numbered from `firstRound` (each waited for until the client's reload hook ran).
+    static func measure(strings: LiveStrings, fixture: ClientFixture, readers: Int, reloads: Int, firstRound: Int,
+                        changed: Int, lookup: @escaping @Sendable (LookupKey) -> String) throws -> Result {
+        let windows = Windows()
+        let applied = DispatchSemaphore(value: 0)
+        let token = strings.onReload { change in
+            if change.cause == .reload { applied.signal() }
+        }
+        defer { token.cancel() }
+        let keys = fixture.lookupKeys + fixture.largeLookupKeys
+        let finished = DispatchGroup()
+        for reader in 0..<readers {
+            finished.enter()
+            Thread {
+                read(lookup, keys: keys, offset: reader * keys.count / readers, windows: windows)
+                finished.leave()
+            }.start()
+        }
+        let clock = ContinuousClock()
+        _ = try? Poller().wait(timeout: .seconds(1))   // the quiet window: readers run, nothing changes
+        var reloadTimes: [Duration] = []
+        for round in 1...reloads {
+            windows.current.store(round, ordering: .releasing)
+            let text = ClientFixture.large(round: firstRound + round - 1, keys: fixture.largeKeys,
+                                         changed: changed)
+            let saved = clock.now
+            try fixture.bundle.atomicallyReplace("de.lproj/Large.strings", with: text)
+            guard applied.wait(timeout: .now() + .seconds(20)) == .success else {
+                throw UsageError("reload \(round) did not reach the client within 20 s")
+            }
+            reloadTimes.append(clock.now - saved)
+        }
+        windows.current.store(reloads + 1, ordering: .releasing)
+        windows.isStopping.store(true, ordering: .releasing)
+        finished.wait()
+        let longest = windows.longest.withLock { $0 }
+        return Result(quiet: longest[0] ?? .zero, perReload: (1...reloads).map { longest[$0] ?? .zero },
+                      medianReload: reloadTimes.sorted()[reloadTimes.count / 2],
+                      switches: windows.switches.withLock { $0 })
+    }
+
+    /// Loops over lookups, recording the longest gap between two consecutive ones per window.
+    private static func read(_ lookup: (LookupKey) -> String, keys: [LookupKey], offset: Int, windows: Windows) {
+        let clock = ContinuousClock()
+        var window = windows.current.load(ordering: .acquiring)
+        var longest = Duration.zero
+        var index = offset
+        var sum = 0
+        var last = clock.now
+        var atFirstReload: ContextSwitches?
+        while !windows.isStopping.load(ordering: .relaxed) {
+            sum &+= lookup(keys[index]).utf8.count
+            index += 1
+            if index == keys.count { index = 0 }
+            let now = clock.now
+            longest = max(longest, now - last)
+            last = now
+            let current = windows.current.load(ordering: .relaxed)
+            if current != window {
+                windows.publish(longest, window: window)
+                if window == 0 { atFirstReload = ContextSwitches.ofThisThread() }
+                window = current
+                longest = .zero
+                last = clock.now
+            }
+        }
+        windows.publish(longest, window: window)
+        if let atFirstReload {
+            let now = ContextSwitches.ofThisThread()
+            windows.switches.withLock {
+                $0.voluntary += now.voluntary - atFirstReload.voluntary
+                $0.involuntary += now.involuntary - atFirstReload.involuntary
+            }
+        }
+        precondition(sum > 0, "the lookups returned nothing")
+    }
+}
+
+/// Context switches of a thread, from `/proc/thread-self/status`.
+struct ContextSwitches: Sendable {
+    /// The thread gave up the processor: it blocked (a lock, a read, a sleep).
+    var voluntary = 0
+    /// The scheduler took the processor away.
+    var involuntary = 0
+
+    /// The calling thread's counts so far (zero where Linux does not say).
+    static func ofThisThread() -> ContextSwitches {
+        var counts = ContextSwitches()
+        let path = "/proc/thread-self/status"
+        guard let status = try? String(contentsOfFile: path, encoding: .utf8) else { return counts }
+        for line in status.split(separator: "\n") {
+            let fields = line.split(whereSeparator: { $0 == ":" || $0 == "\t" || $0 == " " })
+            guard fields.count == 2, let value = Int(fields[1]) else { continue }
+            if fields[0] == "voluntary_ctxt_switches" { counts.voluntary = value }
+            if fields[0] == "nonvoluntary_ctxt_switches" { counts.involuntary = value }
+        }
+        return counts
+    }
+}
