@@ -226,22 +226,18 @@ final class IOLoop: Sendable {
     }
 
     private func flush(_ fd: Int32, _ state: inout State) {
-        guard var connection = state.connections[fd] else { return }
-        let result = Result { () throws(SystemError) -> Bool in
-            var failure: SystemError?
-            let done = connection.outbox.flush { bytes in
-                do throws(SystemError) {
-                    return try SocketIO.write(fd, bytes)
-                } catch {
-                    failure = error
-                    return 0
-                }
+        guard state.connections[fd] != nil else { return }
+        // The outbox is written in place (a copy would duplicate its chunk list on every event and client).
+        var failure: SystemError?
+        let isEmpty = state.connections[fd]!.outbox.flush { bytes in
+            do throws(SystemError) {
+                return try SocketIO.write(fd, bytes)
+            } catch {
+                failure = error
+                return 0
             }
-            if let failure { throw failure }
-            return done
         }
-        guard case .success(let isEmpty) = result else {
-            state.connections[fd] = connection
+        guard failure == nil, var connection = state.connections[fd] else {
             close(fd, &state)
             return
         }
@@ -299,22 +295,19 @@ final class IOLoop: Sendable {
             flush(fd, &state)
         case .broadcast(let bytes, let ids):
             for id in ids {
-                guard let fd = state.descriptors[id], var connection = state.connections[fd] else { continue }
-                switch connection.outbox.enqueue(bytes) {
+                guard let fd = state.descriptors[id], state.connections[fd] != nil else { continue }
+                switch state.connections[fd]!.outbox.enqueue(bytes) {
                 case .queued, .skipped:
-                    state.connections[fd] = connection
                     flush(fd, &state)
                 case .overflowed:
-                    connection.overflows += 1
-                    state.connections[fd] = connection
-                    if connection.overflows >= state.limits.overflowsBeforeClosing {
+                    state.connections[fd]!.overflows += 1
+                    if state.connections[fd]!.overflows >= state.limits.overflowsBeforeClosing {
                         close(fd, &state)
                     } else {
                         toCore(.overflowed(id))
                         flush(fd, &state)
                     }
                 case .hopeless:
-                    state.connections[fd] = connection
                     close(fd, &state)
                 }
             }
