@@ -60,7 +60,7 @@ struct DemoCommand: Command {
     private func runOnce<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         let strings = makeClient()
         defer { strings.stop() }
-        let isSynchronized = DemoWakeups.waitUntilSynchronized(strings, timeout: client.timeout)
+        let isSynchronized = strings.blockUntilSynchronized(timeout: client.timeout)
         let screen = DemoScreen(table: table, socketPath: client.socketPath)
         io.stdout.write(screen.frame(strings, lastChange: nil, redraws: 1))
         guard isSynchronized else {
@@ -150,24 +150,6 @@ final class DemoWakeups: Sendable {
         _ = semaphore.wait(timeout: .now() + .milliseconds(Int(milliseconds)))
     }
 
-    /// Blocks the calling (non-pool) thread until `strings` is synchronized or `timeout` passed.
-    static func waitUntilSynchronized(_ strings: LiveStrings, timeout: Duration) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        Task {
-            box.set(await strings.waitUntilSynchronized(timeout: timeout))
-            done.signal()
-        }
-        done.wait()
-        return box.value
-    }
-
-    /// A Boolean handed from the waiting task to the blocked thread.
-    private final class ResultBox: Sendable {
-        private let stored = Mutex(false)
-        var value: Bool { stored.withLock { $0 } }
-        func set(_ value: Bool) { stored.withLock { $0 = value } }
-    }
 }
 
 /// Draws the demo's frame: labels looked up from `LiveStrings`, then the language and connection lines.

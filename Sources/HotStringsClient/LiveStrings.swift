@@ -1,6 +1,8 @@
+import Dispatch
 import Foundation
 import HotStringsProtocol
 import LinuxSystem
+import Synchronization
 
 /// Live localized strings from a `hotstrings serve` daemon: a local mirror that answers lookups at once and
 /// reloads itself when a `.strings` file changes or the app language is switched.
@@ -158,5 +160,20 @@ public final class LiveStrings: Sendable {
     /// Waits until the mirror is synchronized; false when `timeout` passed first or the client stopped.
     public func waitUntilSynchronized(timeout: Duration) async -> Bool {
         await core.waitUntilSynchronized(timeout: timeout)
+    }
+
+    /// Blocks the calling thread until the mirror is synchronized; false when `timeout` passed first.
+    ///
+    /// For plain threads and command-line tools; never call it from a task on Swift's concurrency pool,
+    /// whose threads it would hold.
+    public func blockUntilSynchronized(timeout: Duration) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let result = Atomic<Bool>(false)
+        Task {
+            result.store(await core.waitUntilSynchronized(timeout: timeout), ordering: .releasing)
+            done.signal()
+        }
+        done.wait()
+        return result.load(ordering: .acquiring)
     }
 }

@@ -24,17 +24,7 @@ enum EmbeddedInput: Sendable {
 /// cross: a batch applied after the subscription reaches the client as events, one applied before is in
 /// its snapshot.
 final class EmbeddedCore {
-    /// What the subscriber asked for; nil members mean everything.
-    struct Filter {
-        /// Canonical language tags.
-        var languages: Set<String>?
-        /// Table names.
-        var tables: Set<String>?
-
-        func includes(language: String, table: String) -> Bool {
-            (languages?.contains(language) ?? true) && (tables?.contains(table) ?? true)
-        }
-    }
+    typealias Filter = SubscriptionFilter
 
     let store: StringsStore
     let watcher: BundleWatcher
@@ -140,8 +130,7 @@ final class EmbeddedCore {
     }
 
     private func subscribe(_ options: HotStringsProtocol.Subscription) async {
-        let filter = Filter(languages: options.languages.map { Set($0.compactMap { LanguageTag($0)?.identifier }) },
-                            tables: options.tables.map(Set.init))
+        let filter = Filter(options)
         subscription = filter
         if let since = options.since, since.epoch == store.epoch, since.seq == (await store.seq) { return }
         guard options.snapshot else { return }

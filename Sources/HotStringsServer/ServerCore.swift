@@ -11,16 +11,7 @@ import StringsStore
 /// reaches the new subscriber, one applied before is in its snapshot. Output goes to the I/O thread
 /// as `IOCommand`s, one hand-over per input.
 final class ServerCore {
-    struct Filter: Hashable {
-        /// Canonical language tags, or nil for all.
-        var languages: Set<String>?
-        /// Table names, or nil for all.
-        var tables: Set<String>?
-
-        func includes(language: String, table: String) -> Bool {
-            (languages?.contains(language) ?? true) && (tables?.contains(table) ?? true)
-        }
-    }
+    typealias Filter = SubscriptionFilter
 
     let store: StringsStore
     let watcher: BundleWatcher
@@ -251,10 +242,7 @@ final class ServerCore {
     }
 
     private func startSubscription(_ id: ConnectionID, _ options: HotStringsProtocol.Subscription) async {
-        let subscription = Filter(
-            languages: options.languages.map { Set($0.compactMap { LanguageTag($0)?.identifier }) },
-            tables: options.tables.map(Set.init)
-        )
+        let subscription = Filter(options)
         subscriptions[id] = subscription
         let seq = await store.seq
         if let since = options.since, since.epoch == store.epoch, since.seq == seq { return }

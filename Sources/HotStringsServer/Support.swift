@@ -1,5 +1,6 @@
 import HotStringsProtocol
 import LinuxSystem
+import StringsFormat
 import StringsStore
 import Synchronization
 
@@ -61,5 +62,24 @@ extension String {
         while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
         return String(scalars)
+    }
+}
+
+/// What a subscriber asked for: languages and tables, nil for all (the daemon and the embedded transport).
+package struct SubscriptionFilter: Hashable, Sendable {
+    /// Canonical language tags, or nil for all.
+    package var languages: Set<String>?
+    /// Table names, or nil for all.
+    package var tables: Set<String>?
+
+    /// A filter from a `subscribe` request: language tags are canonicalized, unknown spellings dropped.
+    package init(_ subscription: HotStringsProtocol.Subscription) {
+        languages = subscription.languages.map { Set($0.compactMap { LanguageTag($0)?.identifier }) }
+        tables = subscription.tables.map(Set.init)
+    }
+
+    /// Whether changes to `table` in `language` reach this subscriber.
+    package func includes(language: String, table: String) -> Bool {
+        (languages?.contains(language) ?? true) && (tables?.contains(table) ?? true)
     }
 }

@@ -55,7 +55,7 @@ struct ClientSuite: BenchmarkSuite {
             socketPath: daemon.socket, clientName: "hotstrings-bench client",
             environment: ["LANGUAGE": "de", "LANG": "de_DE.UTF-8"]))
         defer { strings.stop() }
-        guard Blocking.waitUntilSynchronized(strings, timeout: .seconds(20)) else {
+        guard strings.blockUntilSynchronized(timeout: .seconds(20)) else {
             throw UsageError("the client did not synchronize with the daemon at \(daemon.socket)")
         }
         print("bundle: sample-bundle + Vector.strings (\(fixture.vectorSource)) + Large (\(largeKeys) keys); "
@@ -213,27 +213,6 @@ final class ClientDaemon {
     func stop() {
         process.terminate()
         process.waitUntilExit()
-    }
-}
-
-/// Bridges the client's async waits to the benchmark's plain threads.
-enum Blocking {
-    /// Blocks this (non-pool) thread until `strings` is synchronized or `timeout` passed.
-    static func waitUntilSynchronized(_ strings: LiveStrings, timeout: Duration) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        Task {
-            box.set(await strings.waitUntilSynchronized(timeout: timeout))
-            done.signal()
-        }
-        done.wait()
-        return box.value
-    }
-
-    private final class ResultBox: Sendable {
-        private let stored = Mutex(false)
-        var value: Bool { stored.withLock { $0 } }
-        func set(_ value: Bool) { stored.withLock { $0 = value } }
     }
 }
 
