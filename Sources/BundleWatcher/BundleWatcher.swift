@@ -1,5 +1,6 @@
 import Foundation
 import LinuxSystem
+import StringsFormat
 import Synchronization
 
 /// Watches a bundle directory with inotify and hands on one `WatchBatch` per settled change.
@@ -114,7 +115,7 @@ package final class BundleWatcher: Sendable {
             do {
                 ready = try poller.wait(timeout: timeout)
             } catch {
-                onBatch(WatchBatch(problems: [WatchProblem(file: ".", message: "watcher stopped: \(error)")]))
+                onBatch(WatchBatch(problems: [FileProblem(file: ".", message: "watcher stopped: \(error)")]))
                 return
             }
             let (isStopping, rescan) = control.withLock { state in

@@ -20,20 +20,20 @@ struct TableReader: Sendable {
             case .noSuchFileOrDirectory, .notDirectory:
                 return nil
             case .isDirectory:
-                return .failed(WatchProblem(file: location.relativePath, message: "is a directory, not a strings file"))
+                return .failed(FileProblem(file: location.relativePath, message: "is a directory, not a strings file"))
             case .fileTooLarge:
-                return .failed(WatchProblem(
+                return .failed(FileProblem(
                     file: location.relativePath,
                     message: "the file is larger than the size cap of \(maximumFileSize) bytes (--max-file-size)"
                 ))
             default:
-                return .failed(WatchProblem(file: location.relativePath, message: "cannot read: \(error.errno)"))
+                return .failed(FileProblem(file: location.relativePath, message: "cannot read: \(error.errno)"))
             }
         }
         do {
             return .parsed(try StringsFile.parse(bytes))
         } catch {
-            return .failed(WatchProblem(
+            return .failed(FileProblem(
                 file: location.relativePath, line: error.line, column: error.column, message: error.reason
             ))
         }

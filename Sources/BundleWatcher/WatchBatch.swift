@@ -12,32 +12,6 @@ package enum ResyncCause: String, Sendable, Hashable {
     case requested
 }
 
-/// A problem the watcher met: a file that does not parse or cannot be read, or a folder it cannot watch.
-package struct WatchProblem: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The path relative to the bundle root (`de.lproj/Localizable.strings`), or the root itself.
-    package var file: String
-    /// The 1-based line of a parse error.
-    package var line: Int?
-    /// The 1-based column of a parse error.
-    package var column: Int?
-    /// What went wrong.
-    package var message: String
-
-    /// Creates a problem report.
-    package init(file: String, line: Int? = nil, column: Int? = nil, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    /// `file:line:column: error: message`, or `file: error: message` without a position.
-    package var description: String {
-        if let line, let column { return "\(file):\(line):\(column): error: \(message)" }
-        return "\(file): error: \(message)"
-    }
-}
-
 /// What a table file holds now, as read at the end of a settle.
 package struct FileChange: Sendable {
     /// What the file holds.
@@ -45,7 +19,7 @@ package struct FileChange: Sendable {
         /// The file parsed.
         case parsed(StringsTable)
         /// The file is there but could not be read or parsed; the last good table should stay.
-        case failed(WatchProblem)
+        case failed(FileProblem)
         /// The file is gone (after the settle time).
         case removed
     }
@@ -65,7 +39,7 @@ package struct WatchBatch: Sendable {
     /// Why the bundle was rescanned, when it was.
     package var resync: ResyncCause?
     /// Problems that are not about one table (a folder that cannot be watched, a vanished root).
-    package var problems: [WatchProblem] = []
+    package var problems: [FileProblem] = []
 
     /// Whether the batch says nothing.
     package var isEmpty: Bool { changes.isEmpty && !isFullScan && resync == nil && problems.isEmpty }

@@ -31,7 +31,7 @@ final class WatchLoop {
     /// Tables that exist on disk as far as the last look knew, parsed or not.
     private var known: Set<TableLocation> = []
     private var rootIsPresent = true
-    private var pendingProblems: [WatchProblem] = []
+    private var pendingProblems: [FileProblem] = []
     private var pendingRescan: ResyncCause?
 
     init(root: String, inotify: Inotify, reader: TableReader, settler: Settler) {
@@ -252,7 +252,7 @@ final class WatchLoop {
         }
     }
 
-    private func watchFolder(_ folder: String) -> WatchProblem? {
+    private func watchFolder(_ folder: String) -> FileProblem? {
         do {
             let watch = try inotify.addWatch(root + "/" + folder, mask: Self.folderMask)
             watches[watch] = .folder(folder)
@@ -286,10 +286,10 @@ final class WatchLoop {
         return TableLocation(folderLanguage: language, table: table)
     }
 
-    private func watchProblem(_ error: SystemError, path: String) -> WatchProblem {
+    private func watchProblem(_ error: SystemError, path: String) -> FileProblem {
         let advice = error.errno == .noSpace
             ? "out of inotify watches: raise fs.inotify.max_user_watches; changes here are not seen" : "\(error.errno)"
-        return WatchProblem(file: path, message: "cannot watch: \(advice)")
+        return FileProblem(file: path, message: "cannot watch: \(advice)")
     }
 
     // MARK: - Losing and finding the root

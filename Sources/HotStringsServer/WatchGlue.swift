@@ -6,7 +6,7 @@ import StringsStore
 package enum WatchGlue {
     /// The store's batch for a watcher batch; folders whose name is no language tag become problems.
     package static func storeBatch(_ batch: WatchBatch) -> (StoreBatch, [FileProblem]) {
-        var problems = batch.problems.map(fileProblem)
+        var problems = batch.problems
         var updates: [TableUpdate] = []
         for change in batch.changes {
             guard let language = LanguageTag(change.location.folderLanguage) else {
@@ -19,7 +19,7 @@ package enum WatchGlue {
             let content: TableUpdate.Content
             switch change.content {
             case .parsed(let table): content = .parsed(table)
-            case .failed(let problem): content = .failed(fileProblem(problem))
+            case .failed(let problem): content = .failed(problem)
             case .removed: content = .removed
             }
             updates.append(TableUpdate(
@@ -29,9 +29,5 @@ package enum WatchGlue {
         }
         let resync = batch.resync.flatMap { ResyncReason(rawValue: $0.rawValue) }
         return (StoreBatch(updates: updates, isFullScan: batch.isFullScan, resync: resync), problems)
-    }
-
-    package static func fileProblem(_ problem: WatchProblem) -> FileProblem {
-        FileProblem(file: problem.file, line: problem.line, column: problem.column, message: problem.message)
     }
 }

@@ -1,3 +1,5 @@
+import StringsFormat
+
 /// Something subscribers must hear about, numbered by the store's `seq`.
 public enum StoreEvent: Sendable, Equatable {
     /// One applied batch changed these tables (one change per table, sorted by language and table).

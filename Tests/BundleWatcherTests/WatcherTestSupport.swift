@@ -17,7 +17,7 @@ struct TimedOut: Error, CustomStringConvertible {
 /// What a test sees of a table after a batch: comparable, unlike `FileChange.Content`.
 enum Seen: Equatable, CustomStringConvertible {
     case parsed([String: String])
-    case failed(WatchProblem)
+    case failed(FileProblem)
     case removed
 
     init(_ content: FileChange.Content) {
@@ -28,7 +28,7 @@ enum Seen: Equatable, CustomStringConvertible {
         }
     }
 
-    var problem: WatchProblem? {
+    var problem: FileProblem? {
         if case .failed(let problem) = self { problem } else { nil }
     }
 
