@@ -2,6 +2,7 @@
 #include "CLinuxShims.h"
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -99,4 +100,13 @@ int hotstrings_epoll_wait(int epfd, struct hotstrings_ready *ready, int maximum,
 int hotstrings_ppoll(void *fds, unsigned long count, int64_t seconds, int64_t nanoseconds) {
     struct timespec timeout = {.tv_sec = (time_t)seconds, .tv_nsec = (long)nanoseconds};
     return ppoll((struct pollfd *)fds, (nfds_t)count, seconds < 0 ? NULL : &timeout, NULL);
+}
+
+int hotstrings_pin_thread(uint64_t mask) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int processor = 0; processor < 64; processor++) {
+        if (mask & ((uint64_t)1 << processor)) CPU_SET(processor, &set);
+    }
+    return sched_setaffinity(0, sizeof(set), &set);
 }

@@ -1,12 +1,26 @@
 /// The pure part of the engine: resolving keys through a chain and comparing resolved views.
 extension MirrorEngine {
-    /// The value of `key` in the first language of `chain` whose `table` has it.
-    static func resolve(_ key: String, table: String, chain: [String],
-                        in tables: [LocalizedTable: [String: String]]) -> String? {
-        for language in chain {
-            if let value = tables[LocalizedTable(language: language, table: table)]?[key] { return value }
+    /// `entries` (one table name's resolved values) with `keys` resolved again through `chain`, and which of
+    /// them changed value. Each table of the chain is looked up once, then each key is hashed once per step;
+    /// when every key changed (the usual case), `keys` itself is the answer and no set is built.
+    static func resolve(_ keys: Set<String>, table: String, chain: [String],
+                        in tables: [LocalizedTable: [String: String]],
+                        into entries: consuming [String: String]) -> (entries: [String: String], changed: Set<String>) {
+        let layers = chain.compactMap { tables[LocalizedTable(language: $0, table: table)] }
+        var unchanged: [String] = []
+        for key in keys {
+            var value: String?
+            for layer in layers {
+                if let found = layer[key] {
+                    value = found
+                    break
+                }
+            }
+            let old = if let value { entries.updateValue(value, forKey: key) }
+                else { entries.removeValue(forKey: key) }
+            if old == value { unchanged.append(key) }
         }
-        return nil
+        return (entries, unchanged.isEmpty ? keys : keys.subtracting(unchanged))
     }
 
     /// Every table name's keys resolved through `chain`: the most preferred language's value wins.

@@ -174,25 +174,37 @@ struct MirrorEngine {
     }
 
     /// Applies a reload's changes to the tables; collects the chain's tables and keys they touched.
+    ///
+    /// Each table is taken out of `tables` while it is changed, so that its storage is copied at most once (when
+    /// the view still shares it) and each key is hashed once per step.
     private mutating func apply(_ changes: [ChangePayload], changed: inout Set<LocalizedTable>,
                                 touched: inout [String: Set<String>]) {
         let inChain = Set(chain)
         for change in changes {
             let id = LocalizedTable(language: LanguageTags.canonical(change.language) ?? change.language,
                                     table: change.table)
-            var keys = Set(change.added.map(\.0)).union(change.changed.map(\.0)).union(change.removed)
+            var removedEntries: [String: String] = [:]
             if change.kind == .deleted {
-                if let old = tables.removeValue(forKey: id) { keys.formUnion(old.keys) }
+                removedEntries = tables.removeValue(forKey: id) ?? [:]
             } else {
-                if tables[id] == nil { tables[id] = [:] }
-                for (key, value) in change.added { tables[id, default: [:]][key] = value }
-                for (key, value) in change.changed { tables[id, default: [:]][key] = value }
-                for key in change.removed { tables[id]?[key] = nil }
+                var entries = tables.removeValue(forKey: id) ?? [:]
+                for (key, value) in change.added { entries[key] = value }
+                for (key, value) in change.changed { entries[key] = value }
+                for key in change.removed { entries[key] = nil }
+                tables[id] = entries
             }
-            if inChain.contains(id.language), !keys.isEmpty {
-                changed.insert(id)
-                touched[id.table, default: []].formUnion(keys)
-            }
+            guard inChain.contains(id.language) else { continue }
+            var keys = touched.removeValue(forKey: id.table) ?? []
+            let before = keys.count
+            keys.reserveCapacity(before + change.added.count + change.changed.count + change.removed.count)
+            for (key, _) in change.added { keys.insert(key) }
+            for (key, _) in change.changed { keys.insert(key) }
+            for key in change.removed { keys.insert(key) }
+            for key in removedEntries.keys { keys.insert(key) }
+            let hasKeys = !change.added.isEmpty || !change.changed.isEmpty || !change.removed.isEmpty
+                || !removedEntries.isEmpty
+            if hasKeys { changed.insert(id) }
+            if !keys.isEmpty { touched[id.table] = keys }
         }
     }
 
@@ -226,14 +238,10 @@ struct MirrorEngine {
         var keys: [String: Set<String>] = [:]
         if let touched, newChain == chain {
             for (table, names) in touched {
-                for key in names {
-                    let value = Self.resolve(key, table: table, chain: chain, in: tables)
-                    if strings[table]?[key] != value {
-                        strings[table, default: [:]][key] = value
-                        keys[table, default: []].insert(key)
-                    }
-                }
-                if strings[table]?.isEmpty == true { strings[table] = nil }
+                let (entries, changedKeys) = Self.resolve(names, table: table, chain: chain, in: tables,
+                                                          into: strings.removeValue(forKey: table) ?? [:])
+                if !entries.isEmpty { strings[table] = entries }
+                if !changedKeys.isEmpty { keys[table] = changedKeys }
             }
         } else {
             chain = newChain

@@ -1,5 +1,5 @@
 // Linux calls the Swift Glibc module does not import (it is built without _GNU_SOURCE):
-// epoll, eventfd, ppoll, accept4 and SO_PEERCRED's struct ucred. Imported only by LinuxSystem.
+// epoll, eventfd, ppoll, accept4, SO_PEERCRED's struct ucred and sched_setaffinity. Imported only by LinuxSystem.
 //
 // The header deliberately includes no system header beyond <stdint.h>: the types crossing into Swift are
 // this file's own, so nothing here depends on how the Clang importer treats packed kernel structs.
@@ -14,6 +14,10 @@ int hotstrings_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *g
 
 /// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC): the new connection, or -1 with errno.
 int hotstrings_accept(int fd);
+
+/// sched_setaffinity(0, ...) for the calling thread: the processors set in `mask` (bit n: processor n, for
+/// n < 64). Returns 0 or -1 with errno.
+int hotstrings_pin_thread(uint64_t mask);
 
 /// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC).
 int hotstrings_eventfd(void);
