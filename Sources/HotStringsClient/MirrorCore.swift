@@ -4,11 +4,11 @@ import Synchronization
 ///
 /// Writers (the transport's thread, `overrideLanguage` callers) take the engine lock, compute the new view
 /// there, and publish it with one swap under the view lock, which is all readers ever wait for. The view
-/// that was replaced is released after both locks, so freeing a large table never stalls a reader. Hooks
-/// run after the locks too, on the writer's thread.
+/// that was replaced is destroyed after the view lock (see `PublishedValue`), so freeing a large table never
+/// stalls a reader. Hooks run after the locks, on the writer's thread.
 final class MirrorCore: Sendable {
     private let engine: Mutex<MirrorEngine>
-    private let published: Mutex<MirrorView>
+    private let published: PublishedValue<MirrorView>
     let hooks = HookRegistry()
     private let transport: any HotStringsTransport
     private let isStopped = Atomic<Bool>(false)
@@ -16,14 +16,14 @@ final class MirrorCore: Sendable {
         (0, [:]))
 
     init(engine: MirrorEngine, transport: any HotStringsTransport) {
-        self.published = Mutex(engine.view)
+        self.published = PublishedValue(engine.view)
         self.engine = Mutex(engine)
         self.transport = transport
     }
 
     /// Reads the view under its lock; keep `body` short.
     func read<T: Sendable>(_ body: (borrowing MirrorView) -> T) -> T {
-        published.withLock { view in body(view) }
+        published.read(body)
     }
 
     /// Applies a transport event.
@@ -72,12 +72,7 @@ final class MirrorCore: Sendable {
     private func update(_ body: (inout MirrorEngine) -> MirrorEngine.Outcome) {
         let (change, isSynchronized) = engine.withLock { engine in
             let outcome = body(&engine)
-            var view = engine.view
-            published.withLock { swap(&$0, &view) }
-            // `view` now holds the replaced view. Without this, the optimizer turns the swap into "destroy the
-            // old value, move the new one in" inside the readers' lock, and readers would wait while a large
-            // table is freed (measured: 2-3 ms per 20,000-key reload). Kept alive here, it is freed after.
-            withExtendedLifetime(view) {}
+            published.publish(engine.view)
             // Sent under the engine lock so that commands from two writers reach the transport in the order
             // their states were computed.
             for command in outcome.commands { transport.send(command) }
