@@ -1,0 +1,85 @@
+import HotStringsProtocol
+
+/// A command that asks the daemon one question without arguments and prints the answer: as text for people,
+/// or with `--json` as the daemon gave it.
+protocol ReportCommand: Command {
+    /// The request the command sends.
+    static var request: Request { get }
+    /// The answer as text for people.
+    static func text(_ result: JSONValue) -> String
+
+    var printsJSON: Bool { get }
+    var client: ClientOptions { get }
+    init(printsJSON: Bool, client: ClientOptions)
+}
+
+extension ReportCommand {
+    /// The options every report command has.
+    static var reportOptions: [OptionSpec] {
+        [.flag("json", help: "Print the daemon's answer as one JSON object.")] + ClientOptions.specs
+    }
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        self.init(printsJSON: arguments.flag("json"), client: try ClientOptions(arguments))
+    }
+
+    func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+        switch client.send(Self.request, io: &io) {
+        case .result(let result):
+            io.stdout.write(printsJSON ? "\(result)\n" : Self.text(result))
+            return ExitCode.success
+        case .refused(let error):
+            return ClientOptions.report(error, io: &io)
+        case .failed(let code):
+            return code
+        }
+    }
+}
+
+/// `hotstrings languages`: the daemon's languages with their tables and key counts.
+struct LanguagesCommand: ReportCommand {
+    static let spec = CommandSpec(
+        name: "languages",
+        abstract: "List the languages the daemon serves, with their tables and key counts.",
+        discussion: """
+            One line per language: its tables with their key counts, marked '(selected)' when it is the \
+            selected app language and '(development language)' when lookups fall back to it. --json prints \
+            the daemon's answer: languages, selected and developmentLanguage.
+            """,
+        options: reportOptions,
+        exitCodes: ClientOptions.exitCodes(
+            success: "The languages were printed.",
+            failure: "The daemon refused the request."
+        )
+    )
+    static let request = Request.languages
+
+    static func text(_ result: JSONValue) -> String { ClientText.languages(result) }
+
+    var printsJSON: Bool
+    var client: ClientOptions
+}
+
+/// `hotstrings status`: the daemon's health.
+struct StatusCommand: ReportCommand {
+    static let spec = CommandSpec(
+        name: "status",
+        abstract: "Show what the daemon watches and serves, and its last errors.",
+        discussion: """
+            Prints the bundle root, the watched directories, files, tables, subscribers and connections, \
+            the uptime, the event stream's epoch and seq, and the last files that failed to load. --json \
+            prints the daemon's answer as it is.
+            """,
+        options: reportOptions,
+        exitCodes: ClientOptions.exitCodes(
+            success: "The status was printed.",
+            failure: "The daemon refused the request."
+        )
+    )
+    static let request = Request.status
+
+    static func text(_ result: JSONValue) -> String { ClientText.status(result) }
+
+    var printsJSON: Bool
+    var client: ClientOptions
+}
