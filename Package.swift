@@ -50,6 +50,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Test helpers that several test targets share: the built `hotstrings` binary, the sample bundle, waits with
+        // deadlines. A regular target, because a test target cannot depend on another.
+        .target(name: "HotStringsTestSupport", path: "Tests/HotStringsTestSupport", swiftSettings: strict),
         .testTarget(
             name: "StringsFormatTests",
             dependencies: ["StringsFormat"],
@@ -60,25 +63,31 @@ let package = Package(
         .testTarget(name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol"], swiftSettings: strict),
         .testTarget(
             name: "HotStringsClientTests",
-            dependencies: ["HotStringsClient", "HotStringsProtocol", "LinuxSystem"],
+            dependencies: ["HotStringsClient", "HotStringsProtocol", "LinuxSystem", "HotStringsTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HotStringsServerTests",
-            dependencies: ["HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore"],
+            dependencies: [
+                "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "HotStringsTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HotStringsEmbeddedTests",
-            dependencies: ["HotStringsEmbedded", "HotStringsClient"],
+            dependencies: ["HotStringsEmbedded", "HotStringsClient", "HotStringsTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "StringsStoreTests", dependencies: ["StringsStore", "StringsFormat"], swiftSettings: strict),
         .testTarget(
             name: "BundleWatcherTests",
-            dependencies: ["BundleWatcher", "LinuxSystem", "StringsFormat", "StringsStore"],
+            dependencies: ["BundleWatcher", "LinuxSystem", "StringsFormat", "StringsStore", "HotStringsTestSupport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "HotStringsCLITests", dependencies: ["HotStringsCLI", "StringsFormat"], swiftSettings: strict),
+        .testTarget(
+            name: "HotStringsCLITests",
+            dependencies: ["HotStringsCLI", "StringsFormat", "HotStringsTestSupport"],
+            swiftSettings: strict
+        ),
     ]
 )

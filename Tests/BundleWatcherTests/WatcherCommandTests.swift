@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HotStringsTestSupport
 import LinuxSystem
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import LinuxSystem
 import Testing
 @testable import BundleWatcher
@@ -105,7 +106,7 @@ import Testing
         #expect(session.log.all[removed].changes.isEmpty)
         #expect(!session.log.all[removed].isFullScan)
         #expect(session.log.effectiveChanges(in: start..<(removed + 1)).isEmpty, "the last good tables stay")
-        try waitUntil("the root reported absent") { !session.watcher.status.isRootPresent }
+        try waitUntil("the root reported absent", timeout: waitLimit) { !session.watcher.status.isRootPresent }
 
         let files = [
             "en.lproj/Localizable.strings": stringsText(["greeting": "Welcome back"]),
@@ -127,7 +128,7 @@ import Testing
         #expect(session.log.all[restored].isFullScan)
         if how == .rename { #expect(session.log.all[restored].seen == expected) }
         try session.log.waitForTables("the restored tables") { $0 == expected }
-        try waitUntil("watches on the root and its two folders") {
+        try waitUntil("watches on the root and its two folders", timeout: waitLimit) {
             session.watcher.status.isRootPresent && session.watcher.status.watchedDirectories == 3
         }
         let later = session.log.count

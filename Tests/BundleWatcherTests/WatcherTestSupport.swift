@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HotStringsTestSupport
 import LinuxSystem
 import StringsFormat
 import Synchronization
@@ -8,11 +9,6 @@ import Testing
 
 /// The longest any test waits for the watcher; a passing test never comes close.
 let waitLimit: Duration = .seconds(5)
-
-/// A wait that ran out of time, naming what it waited for.
-struct TimedOut: Error, CustomStringConvertible {
-    var description: String
-}
 
 /// What a test sees of a table after a batch: comparable, unlike `FileChange.Content`.
 enum Seen: Equatable, CustomStringConvertible {
@@ -69,16 +65,6 @@ func stringsText(_ entries: [String: String]) -> String {
 /// Writes `text` to the file at the absolute `path`, in place.
 func writeText(_ text: String, toPath path: String) throws {
     try FileSystem.writeFile(Array(text.utf8), toPath: path)
-}
-
-/// Waits until `condition` holds, checking every few milliseconds (for state that no batch announces).
-func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-    let idle = try Poller()
-    let deadline = ContinuousClock.now + waitLimit
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out waiting for \(what)") }
-        _ = try idle.wait(timeout: .milliseconds(2))
-    }
 }
 
 /// Collects the batches a watcher delivers, and waits for conditions on them.

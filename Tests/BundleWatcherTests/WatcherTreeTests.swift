@@ -1,3 +1,4 @@
+import HotStringsTestSupport
 import LinuxSystem
 import Testing
 @testable import BundleWatcher
@@ -63,14 +64,18 @@ import Testing
         try session.log.waitForTables("the French tables") { tables in
             Self.frenchSeen.allSatisfy { tables[$0.key] == $0.value }
         }
-        try waitUntil("a watch on fr.lproj") { session.watcher.status.watchedDirectories == watchedBefore + 1 }
+        try waitUntil("a watch on fr.lproj", timeout: waitLimit) {
+            session.watcher.status.watchedDirectories == watchedBefore + 1
+        }
 
         start = session.log.count
         try FileSystem.rename(bundle.path("fr.lproj"), to: outside)
         try session.log.waitForBatch(from: start, "the French tables removed") { batch in
             Self.frenchSeen.keys.allSatisfy { batch.seen[$0] == .removed }
         }
-        try waitUntil("the watch on fr.lproj dropped") { session.watcher.status.watchedDirectories == watchedBefore }
+        try waitUntil("the watch on fr.lproj dropped", timeout: waitLimit) {
+            session.watcher.status.watchedDirectories == watchedBefore
+        }
         // Outside the bundle now: a change there is not reported.
         try writeText(stringsText(["greeting": "Salut"]), toPath: outside + "/Localizable.strings")
         let end = try session.flush()
@@ -92,7 +97,9 @@ import Testing
         }
         let removed = session.log.effectiveChanges(in: start..<session.log.count).filter { $0.seen == .removed }
         #expect(Set(removed.map(\.path)) == ["de.lproj/Localizable.strings", "de.lproj/InfoPlist.strings"])
-        try waitUntil("one watch per folder") { session.watcher.status.watchedDirectories == watchedBefore }
+        try waitUntil("one watch per folder", timeout: waitLimit) {
+            session.watcher.status.watchedDirectories == watchedBefore
+        }
         // Paths come from the current tree: a change in the renamed folder is reported under its new name.
         let later = session.log.count
         try bundle.save("German.lproj/InfoPlist.strings", stringsText(["CFBundleName": "Anwendung"]))
@@ -110,7 +117,9 @@ import Testing
         let batch = try session.log.waitForBatch(from: start, "a removal") { $0.seen.values.contains(.removed) }
         let removed = session.log.all[batch].seen.filter { $0.value == .removed }.keys
         #expect(Set(removed) == Set(files.keys.filter { $0.hasPrefix("de.lproj/") }))
-        try waitUntil("the folder's watch dropped") { session.watcher.status.watchedDirectories == watchedBefore - 1 }
+        try waitUntil("the folder's watch dropped", timeout: waitLimit) {
+            session.watcher.status.watchedDirectories == watchedBefore - 1
+        }
         let end = try session.flush()
         // One batch: every removal is in the one above.
         #expect(session.log.effectiveChanges(in: start..<end).count == removed.count)

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import Testing
 
 /// `get`, `table`, `languages`, `select-language` and `status` as real processes against a real daemon.
@@ -156,14 +157,5 @@ struct ClientCommandTests {
         try waitUntil("\(count) subscribers") {
             try object(try served.run(["status", "--json"]).stdout)["subscribers"] as? Int == count
         }
-    }
-}
-
-/// Checks `condition` until it holds, pausing briefly between checks, or throws after `timeout`.
-func waitUntil(_ what: String, timeout: Duration = .seconds(10), _ condition: () throws -> Bool) throws {
-    let deadline = ContinuousClock.now + timeout
-    while try !condition() {
-        guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out waiting for \(what)") }
-        Thread.sleep(forTimeInterval: 0.01)
     }
 }

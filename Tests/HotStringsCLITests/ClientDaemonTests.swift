@@ -1,68 +1,23 @@
 import Foundation
-import Synchronization
+import HotStringsTestSupport
 import Testing
 
 /// Client tests that run real processes are skipped, with this message, when the binary was not built.
 let needsHotstringsBinary = Testing.ConditionTrait.enabled(
-    if: ExecutableTests.executable != nil,
+    if: hotstringsExecutable != nil,
     "the hotstrings binary is not next to the test runner: run `swift build --build-tests` first"
 )
-
-/// A wait that ran out of time, or a process that could not be started.
-struct TimedOut: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// Text read from a pipe on its own thread as it arrives; waits on it have deadlines.
-final class PipeText: Sendable {
-    private let state = Mutex<(text: String, isFinished: Bool)>(("", false))
-    private let arrived = DispatchSemaphore(value: 0)
-
-    /// Starts reading `handle` until end of file.
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            while true {
-                let data = handle.availableData
-                state.withLock { state in
-                    state.text += String(decoding: data, as: UTF8.self)
-                    state.isFinished = data.isEmpty
-                }
-                arrived.signal()
-                if data.isEmpty { return }
-            }
-        }.start()
-    }
-
-    /// Everything read so far.
-    var text: String { state.withLock { $0.text } }
-
-    /// Whether the writer closed the pipe.
-    var isFinished: Bool { state.withLock { $0.isFinished } }
-
-    /// Waits until `condition` holds for the text read so far, or throws after `timeout`.
-    func wait(for what: String, timeout: Duration = .seconds(10), _ condition: (String) -> Bool) throws {
-        let deadline = DispatchTime.now() + .milliseconds(Int(timeout.components.seconds * 1000))
-        while true {
-            let (text, isFinished) = state.withLock { ($0.text, $0.isFinished) }
-            if condition(text) { return }
-            // A finished pipe gets no more text: report at once instead of waiting out the deadline.
-            if isFinished || arrived.wait(timeout: deadline) == .timedOut {
-                throw TimedOut(description: "timed out waiting for \(what); output so far:\n\(text)")
-            }
-        }
-    }
-}
 
 /// A running `hotstrings` process whose standard output and error are read as they arrive.
 final class HotstringsProcess {
     let process = Process()
-    let stdout: PipeText
-    let stderr: PipeText
+    let stdout: PipeReader
+    let stderr: PipeReader
     private let exited = DispatchSemaphore(value: 0)
 
     /// Starts `hotstrings arguments...` with `environment` added to this process's environment.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        guard let executable = ExecutableTests.executable else {
+        guard let executable = hotstringsExecutable else {
             throw TimedOut(description: "the hotstrings binary is not next to the test runner")
         }
         process.executableURL = executable
@@ -76,8 +31,8 @@ final class HotstringsProcess {
         let exited = exited
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        stdout = PipeText(output.fileHandleForReading)
-        stderr = PipeText(errors.fileHandleForReading)
+        stdout = PipeReader(output.fileHandleForReading)
+        stderr = PipeReader(errors.fileHandleForReading)
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import Testing
 
 /// `hotstrings subscribe` as a real process against a real daemon.

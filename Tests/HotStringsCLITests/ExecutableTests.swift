@@ -1,19 +1,9 @@
 import Foundation
+import HotStringsTestSupport
 import Testing
 
 /// Runs the real `hotstrings` binary that `swift test` builds next to the test bundle.
 struct ExecutableTests {
-    /// The build products folder: the test runner (`CommandLine.arguments[0]`) or the test bundle lives in it.
-    static var executable: URL? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-            Bundle.main.bundleURL,
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-        ]
-        return candidates.map { $0.appendingPathComponent("hotstrings") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
     struct Output {
         var code: Int32
         var stdout: String
@@ -22,7 +12,7 @@ struct ExecutableTests {
 
     func launch(_ arguments: [String], stdin: String = "") throws -> Output {
         let process = Process()
-        let executable = try #require(ExecutableTests.executable, "hotstrings is not next to the test runner")
+        let executable = try #require(hotstringsExecutable, "hotstrings is not next to the test runner")
         process.executableURL = executable
         process.arguments = arguments
         let input = Pipe()

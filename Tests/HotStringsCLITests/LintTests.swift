@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import StringsFormat
 import Testing
 @testable import HotStringsCLI

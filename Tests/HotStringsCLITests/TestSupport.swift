@@ -37,8 +37,3 @@ func withFiles<T>(bytes files: [String: [UInt8]], _ body: (String) throws -> T) 
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     return try body(root)
 }
-
-/// The repository's `sample-bundle` folder, found from this source file.
-let sampleBundlePath = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("sample-bundle").path

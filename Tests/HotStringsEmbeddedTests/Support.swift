@@ -1,18 +1,9 @@
 import Foundation
-import Synchronization
-import Testing
 import HotStringsClient
 import HotStringsEmbedded
-
-/// The repository's `sample-bundle`, found from this file's path.
-let sampleBundlePath = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("sample-bundle").path
-
-/// A wait that ran out of time.
-struct TimedOut: Error, CustomStringConvertible {
-    var description: String
-}
+import HotStringsTestSupport
+import Synchronization
+import Testing
 
 /// A temporary copy of `sample-bundle` with an embedded client on it; stopped and removed on release.
 final class EmbeddedBundle {

@@ -1,41 +1,14 @@
 import Foundation
+import HotStringsTestSupport
 import LinuxSystem
 import Synchronization
 import Testing
-
-/// The real `hotstrings` binary that `swift build --build-tests` puts next to the test bundle, if it is there.
-let hotstringsExecutable: URL? = {
-    let candidates = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        Bundle.main.bundleURL,
-        Bundle.main.bundleURL.deletingLastPathComponent(),
-    ]
-    return candidates.map { $0.appendingPathComponent("hotstrings") }
-        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}()
-
-/// The repository root, found from this source file.
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// Tests that run the daemon are skipped, with this message, when the binary was not built.
 let needsDaemon = Testing.ConditionTrait.enabled(
     if: hotstringsExecutable != nil,
     "the hotstrings binary is not next to the test bundle: run `swift build --build-tests` first"
 )
-
-/// Calls `condition` until it is true or `timeout` has passed; returns whether it became true.
-///
-/// For states no descriptor announces (a file count in /proc, a process that exits): a short pause between
-/// checks, never a fixed wait for something to have happened.
-func waitUntil(_ timeout: Duration = .seconds(5), _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while true {
-        if try condition() { return true }
-        if ContinuousClock.now >= deadline { return false }
-        Thread.sleep(forTimeInterval: 0.002)
-    }
-}
 
 /// A temporary folder with a copy of `sample-bundle`, a socket path and a state directory; removed on deinit.
 final class Sandbox {
@@ -47,9 +20,7 @@ final class Sandbox {
     /// Copies `sample-bundle` and writes `extraFiles` (relative to the bundle) over it.
     init(extraFiles: [String: String] = [:]) throws {
         root = try FileSystem.makeTemporaryDirectory(prefix: "hs-e2e-")
-        try FileManager.default.copyItem(
-            atPath: repositoryRoot.appendingPathComponent("sample-bundle").path, toPath: bundle
-        )
+        try FileManager.default.copyItem(atPath: sampleBundlePath, toPath: bundle)
         for (path, text) in extraFiles { try write(text, to: path) }
     }
 

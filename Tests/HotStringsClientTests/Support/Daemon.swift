@@ -1,68 +1,13 @@
 import Foundation
+import HotStringsTestSupport
 import Synchronization
 import Testing
-
-/// The `hotstrings` binary that `swift build --build-tests` puts next to the test runner, or nil.
-let hotstringsExecutable: URL? = {
-    let candidates = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        Bundle.main.bundleURL,
-        Bundle.main.bundleURL.deletingLastPathComponent(),
-    ]
-    return candidates.map { $0.appendingPathComponent("hotstrings") }
-        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}()
 
 /// Tests that run the real daemon are skipped, with this message, when the binary was not built.
 let needsDaemon = Testing.ConditionTrait.enabled(
     if: hotstringsExecutable != nil,
     "the hotstrings binary is not next to the test runner: run `swift build --build-tests` first"
 )
-
-/// The repository's `sample-bundle`, found from this file's path.
-let sampleBundlePath = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("sample-bundle").path
-
-/// A wait that ran out of time.
-struct TimedOut: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// Text a process writes to a pipe, read on its own thread; waits on it have deadlines.
-final class PipeReader: Sendable {
-    private let state = Mutex<(text: String, isFinished: Bool)>(("", false))
-    private let arrived = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            while true {
-                let data = handle.availableData
-                state.withLock { state in
-                    state.text += String(decoding: data, as: UTF8.self)
-                    state.isFinished = data.isEmpty
-                }
-                arrived.signal()
-                if data.isEmpty { return }
-            }
-        }.start()
-    }
-
-    /// Everything read so far.
-    var text: String { state.withLock { $0.text } }
-
-    /// Waits until the text read so far contains `needle`, or throws after `timeout`.
-    func wait(for needle: String, timeout: Duration = .seconds(10)) throws {
-        let deadline = DispatchTime.now() + .milliseconds(Int(timeout.components.seconds * 1000))
-        while true {
-            let (text, isFinished) = state.withLock { ($0.text, $0.isFinished) }
-            if text.contains(needle) { return }
-            if isFinished || arrived.wait(timeout: deadline) == .timedOut {
-                throw TimedOut(description: "timed out waiting for '\(needle)'; output so far:\n\(text)")
-            }
-        }
-    }
-}
 
 /// A temporary copy of `sample-bundle` served by a real `hotstrings serve`, with its socket and state folder
 /// in the same temporary folder; killed and removed on release.
@@ -119,7 +64,7 @@ final class Daemon {
         self.process = process
         let reader = PipeReader(errors.fileHandleForReading)
         stderr = reader
-        try reader.wait(for: "info: serving ")
+        try reader.wait(untilContains: "info: serving ")
     }
 
     /// Kills the daemon with SIGKILL (its socket file stays behind) and waits for it to be gone.

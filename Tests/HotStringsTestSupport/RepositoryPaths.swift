@@ -1,0 +1,23 @@
+import Foundation
+
+/// The `hotstrings` binary that `swift build --build-tests` puts next to the test runner, or nil if it was not
+/// built.
+///
+/// The build products folder holds the test runner (`CommandLine.arguments[0]`) or the test bundle, depending on
+/// how the tests were started; both places are looked in.
+package let hotstringsExecutable: URL? = {
+    let candidates = [
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        Bundle.main.bundleURL,
+        Bundle.main.bundleURL.deletingLastPathComponent(),
+    ]
+    return candidates.map { $0.appendingPathComponent("hotstrings") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}()
+
+/// The repository root, found from this source file's path (`Tests/HotStringsTestSupport/<file>`).
+package let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The repository's `sample-bundle` folder, which tests copy before they change anything in it.
+package let sampleBundlePath = repositoryRoot.appendingPathComponent("sample-bundle").path
