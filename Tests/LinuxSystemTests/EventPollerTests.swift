@@ -35,6 +35,7 @@ import Testing
         try withPair { poller, first, second throws in
             try poller.add(first, interest: interest)
             SocketIO.close(second)
+            second = -1   // closed: withPair must not close the number again (another test may own it by now)
             let ready = try poller.wait(timeout: .seconds(5))
             #expect(ready.map(\.fd) == [first])
             #expect(ready.first?.isHangUp == true)
@@ -93,6 +94,7 @@ import Testing
 
     @Test func aDescriptorAddedDuringAWaitIsReportedByThatWait() throws {
         try withPair { poller, first, second throws in
+            let second = second
             DispatchQueue.global().async {
                 try? poller.add(first, interest: .readable)
                 _ = try? send([1], to: second)
@@ -160,14 +162,15 @@ import Testing
         #expect(try poller.wait(timeout: .seconds(5), maximumEvents: 100).count == 100)
     }
 
-    private func withPair(_ body: (EventPoller, Int32, Int32) throws -> Void) throws {
+    /// Runs `body` with a poller and a connected pair; a body that closes the second end sets it to -1.
+    private func withPair(_ body: (EventPoller, Int32, inout Int32) throws -> Void) throws {
         let poller = try EventPoller()
-        let (first, second) = try UnixSocket.makePair()
+        var (first, second) = try UnixSocket.makePair()
         defer {
             poller.remove(first)
             SocketIO.close(first)
-            SocketIO.close(second)
+            if second >= 0 { SocketIO.close(second) }
         }
-        try body(poller, first, second)
+        try body(poller, first, &second)
     }
 }
