@@ -37,8 +37,8 @@ let package = Package(
         .target(
             name: "HotStringsCLI",
             dependencies: [
-                "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsProtocol", "HotStringsServer",
-                "HotStringsClient",
+                "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsProtocol",
+                "HotStringsServer", "HotStringsClient",
             ],
             swiftSettings: strict
         ),

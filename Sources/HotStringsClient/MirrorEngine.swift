@@ -194,17 +194,17 @@ struct MirrorEngine {
                 tables[id] = entries
             }
             guard inChain.contains(id.language) else { continue }
+            let count = change.added.count + change.changed.count + change.removed.count + removedEntries.count
+            guard count > 0 else { continue }
+            // Tables of several languages share a name: their keys go into one set per name.
             var keys = touched.removeValue(forKey: id.table) ?? []
-            let before = keys.count
-            keys.reserveCapacity(before + change.added.count + change.changed.count + change.removed.count)
+            keys.reserveCapacity(keys.count + count)
             for (key, _) in change.added { keys.insert(key) }
             for (key, _) in change.changed { keys.insert(key) }
             for key in change.removed { keys.insert(key) }
             for key in removedEntries.keys { keys.insert(key) }
-            let hasKeys = !change.added.isEmpty || !change.changed.isEmpty || !change.removed.isEmpty
-                || !removedEntries.isEmpty
-            if hasKeys { changed.insert(id) }
-            if !keys.isEmpty { touched[id.table] = keys }
+            changed.insert(id)
+            touched[id.table] = keys
         }
     }
 
