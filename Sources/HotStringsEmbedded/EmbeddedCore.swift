@@ -35,7 +35,7 @@ final class EmbeddedCore {
     private var hasScanned = false
     /// Requests that arrived before the first scan was served, answered once the client has its snapshot.
     private var heldRequests: [(Request, Reply)] = []
-    private var recentErrors: [FileProblem] = []
+    private var recentErrors = RecentProblems()
 
     init(store: StringsStore, watcher: BundleWatcher, selection: SelectionFile?,
          deliver: @escaping @Sendable (Delivery) -> Void) {
@@ -82,10 +82,8 @@ final class EmbeddedCore {
     // MARK: - Batches and events
 
     private func apply(_ batch: WatchBatch) async {
-        let (storeBatch, problems) = WatchGlue.storeBatch(batch)
-        var events = await store.apply(storeBatch)
-        events += await store.report(problems)
-        remember(events)
+        let events = await WatchGlue.apply(batch, to: store)
+        recentErrors.record(events)
         guard hasScanned else {
             // The first scan: the client connects only now, so its first snapshot already holds the bundle.
             hasScanned = true
@@ -93,13 +91,6 @@ final class EmbeddedCore {
             return
         }
         await forward(events)
-    }
-
-    private func remember(_ events: [StoreEvent]) {
-        for case .error(_, let problem) in events {
-            recentErrors.append(problem)
-            if recentErrors.count > 10 { recentErrors.removeFirst() }
-        }
     }
 
     /// Hands the store's events to the subscriber, if there is one.
@@ -217,7 +208,7 @@ final class EmbeddedCore {
                                                           message: "cannot save the selected language: \(error)")])
             }
         }
-        remember(events)
+        recentErrors.record(events)
         await forward(events)
         return ["selected": .string(orNull: selected)]
     }
@@ -225,16 +216,12 @@ final class EmbeddedCore {
     private func status() async -> [String: JSONValue] {
         let status = watcher.status
         let tables = await store.languages().reduce(0) { $0 + $1.tables.count }
-        let errors = recentErrors.map { problem -> JSONValue in
-            .object([("file", .string(problem.file)), ("line", problem.line.map { .integer($0) } ?? .null),
-                     ("column", problem.column.map { .integer($0) } ?? .null), ("message", .string(problem.message))])
-        }
         let uptime = ContinuousClock.now - startedAt
         return [
             "root": .string(status.root), "rootPresent": .bool(status.isRootPresent),
             "watchedDirectories": .integer(status.watchedDirectories), "files": .integer(status.files),
             "tables": .integer(tables), "subscribers": .integer(subscription == nil ? 0 : 1),
-            "connections": .integer(1), "lastErrors": .array(errors),
+            "connections": .integer(1), "lastErrors": recentErrors.json,
             "uptime": .double(Double(uptime.components.seconds) + Double(uptime.components.attoseconds) / 1e18),
             "epoch": .integer(store.epoch), "seq": .integer(await store.seq),
         ]

@@ -20,7 +20,7 @@ final class ServerCore {
     let startedAt = ContinuousClock.now
     private let onFirstScan: @Sendable () -> Void
     private var subscriptions: [ConnectionID: Filter] = [:]
-    private var recentErrors: [FileProblem] = []
+    private var recentErrors = RecentProblems()
     private var hasScanned = false
     private var heldRequests: [(ConnectionID, [UInt8])] = []
     private var pending: [IOCommand] = []
@@ -73,9 +73,7 @@ final class ServerCore {
     // MARK: - Batches and events
 
     private func apply(_ batch: WatchBatch) async {
-        let (storeBatch, problems) = WatchGlue.storeBatch(batch)
-        var events = await store.apply(storeBatch)
-        events += await store.report(problems)
+        let events = await WatchGlue.apply(batch, to: store)
         if !hasScanned {
             hasScanned = true
             onFirstScan()
@@ -108,7 +106,6 @@ final class ServerCore {
                 }
             case .error(let seq, let problem):
                 recentErrors.append(problem)
-                if recentErrors.count > 10 { recentErrors.removeFirst() }
                 Log.warning("\(problem)")
                 send(EventEncoder.error(epoch: epoch, seq: seq, file: problem.file, line: problem.line,
                                         column: problem.column, message: problem.message))
@@ -223,18 +220,13 @@ final class ServerCore {
         case .status:
             let status = watcher.status
             let tables = await store.languages().reduce(0) { $0 + $1.tables.count }
-            let errors = recentErrors.map { problem -> JSONValue in
-                .object([("file", .string(problem.file)), ("line", problem.line.map { .number(Int64($0)) } ?? .null),
-                         ("column", problem.column.map { .number(Int64($0)) } ?? .null),
-                         ("message", .string(problem.message))])
-            }
             return [
                 ("root", .string(status.root)), ("rootPresent", .bool(status.isRootPresent)),
                 ("watchedDirectories", .number(Int64(status.watchedDirectories))),
                 ("files", .number(Int64(status.files))), ("tables", .number(Int64(tables))),
                 ("subscribers", .number(Int64(subscriptions.count))),
                 ("connections", .number(Int64(io.connectionCount.load(ordering: .relaxed)))),
-                ("lastErrors", .array(errors)),
+                ("lastErrors", recentErrors.json),
                 ("uptime", .double((ContinuousClock.now - startedAt).seconds)),
                 ("epoch", .number(Int64(epoch))), ("seq", .number(Int64(await store.seq))),
             ]

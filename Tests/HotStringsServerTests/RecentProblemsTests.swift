@@ -1,0 +1,33 @@
+import HotStringsProtocol
+import HotStringsServer
+import StringsFormat
+import StringsStore
+import Testing
+
+struct RecentProblemsTests {
+    @Test func theNewestTenAreKeptOldestFirst() {
+        var recent = RecentProblems()
+        for index in 1...13 { recent.append(FileProblem(file: "\(index).strings", message: "broken")) }
+        #expect(recent.problems.map(\.file) == (4...13).map { "\($0).strings" })
+    }
+
+    @Test func onlyErrorEventsAreRecorded() {
+        var recent = RecentProblems()
+        let problem = FileProblem(file: "de.lproj/A.strings", line: 3, column: 9, message: "expected ';'")
+        recent.record([.language(seq: 1, language: "de", previous: nil), .error(seq: 2, problem)])
+        #expect(recent.problems == [problem])
+    }
+
+    @Test func theStatusArrayHasFileLineColumnAndMessage() throws {
+        var recent = RecentProblems()
+        recent.append(FileProblem(file: "de.lproj/A.strings", line: 3, column: 9, message: "expected ';'"))
+        recent.append(FileProblem(file: "x.lproj", message: "not a language folder name"))
+        let entries = try #require(recent.json.arrayValue)
+        #expect(entries.count == 2)
+        #expect(entries[0].string("file") == "de.lproj/A.strings")
+        #expect(entries[0]["line"] == .integer(3))
+        #expect(entries[0]["column"] == .integer(9))
+        #expect(entries[1]["line"] == .null)
+        #expect(entries[1].string("message") == "not a language folder name")
+    }
+}
