@@ -166,7 +166,7 @@ struct FuzzCase {
     /// Prints both results so that the crash log alone explains the finding.
     static func report(_ problem: String, for fuzzCase: FuzzCase) {
         var lines = ["", "==== HotStrings differential finding: \(problem)"]
-        lines.append("input (\(fuzzCase.bytes.count) bytes): \(escaped(fuzzCase.bytes.prefix(600)))")
+        lines.append("input (\(fuzzCase.bytes.count) bytes): \(FuzzText.escaped(fuzzCase.bytes.prefix(600)))")
         switch fuzzCase.ours {
         case .success(let table):
             lines.append("ours: \(table.count) entries, encoding \(table.encoding.rawValue)")
@@ -188,21 +188,5 @@ struct FuzzCase {
         }
         lines.append("Save the crash file under Tests/StringsFormatTests/Fixtures/fuzz/ and report it.")
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-    }
-
-    /// Bytes as a Swift-like string literal: printable ASCII as is, everything else as \xNN.
-    static func escaped(_ bytes: ArraySlice<UInt8>) -> String {
-        var text = "\""
-        for byte in bytes {
-            switch byte {
-            case 0x0A: text += "\\n"
-            case 0x09: text += "\\t"
-            case 0x22: text += "\\\""
-            case 0x5C: text += "\\\\"
-            case 0x20...0x7E: text.unicodeScalars.append(Unicode.Scalar(byte))
-            default: text += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return text + "\""
     }
 }

@@ -27,6 +27,7 @@ else
     cp "$root"/Sources/StringsFormat/*.swift "$snapshot"/
 fi
 cp "$fuzz_dir"/*.swift "$snapshot"/
+cp "$root"/Fuzz/shared/*.swift "$snapshot"/
 linker=()
 if command -v ld.lld >/dev/null 2>&1; then linker=(-use-ld=lld); fi
 swiftc -sanitize=fuzzer,address -parse-as-library -O "${linker[@]}" "$snapshot"/*.swift -o "$build/fuzz-strings"

@@ -89,7 +89,7 @@ struct ProtocolFuzzCase {
         do {
             reparsed = try JSONValue(parsing: text)
         } catch {
-            return "serialized value does not parse: \(error) in \(ProtocolFuzzCase.escaped(text.prefix(300)))"
+            return "serialized value does not parse: \(error) in \(FuzzText.escaped(text.prefix(300)))"
         }
         if let difference = JSONEquality.difference(JSONEquality.writtenForm(of: value), reparsed) {
             return "value changed through serialized(): \(difference)"
@@ -108,7 +108,7 @@ struct ProtocolFuzzCase {
     /// Prints both results so that the crash log alone explains the finding.
     func report(_ problem: String) {
         var lines = ["", "==== HotStrings protocol fuzz finding: \(problem)"]
-        lines.append("input (\(bytes.count) bytes): \(Self.escaped(bytes.prefix(600)))")
+        lines.append("input (\(bytes.count) bytes): \(FuzzText.escaped(bytes.prefix(600)))")
         switch ours {
         case .success(let value): lines.append("ours: \(String(describing: value).prefix(600))")
         case .failure(let error): lines.append("ours: threw \(error)")
@@ -120,22 +120,6 @@ struct ProtocolFuzzCase {
         }
         lines.append("Fix the bug (keep the input as a test in Tests/HotStringsProtocolTests) or add a divergence.")
         FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-    }
-
-    /// Bytes as a Swift-like string literal: printable ASCII as is, everything else as \xNN.
-    static func escaped(_ bytes: ArraySlice<UInt8>) -> String {
-        var text = "\""
-        for byte in bytes {
-            switch byte {
-            case 0x0A: text += "\\n"
-            case 0x09: text += "\\t"
-            case 0x22: text += "\\\""
-            case 0x5C: text += "\\\\"
-            case 0x20...0x7E: text.unicodeScalars.append(Unicode.Scalar(byte))
-            default: text += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return text + "\""
     }
 }
 
@@ -175,7 +159,7 @@ enum DecoderExercise {
         let (idAgain, again) = RequestDecoder.decode(encoded.dropLast())
         guard idAgain == (id ?? .number(0)), case .success(let requestAgain) = again, requestAgain == request else {
             return "request does not round-trip: \(request) became \(again) via "
-                + ProtocolFuzzCase.escaped(encoded[...].prefix(300))
+                + FuzzText.escaped(encoded[...].prefix(300))
         }
         return nil
     }

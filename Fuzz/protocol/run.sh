@@ -26,6 +26,7 @@ else
     cp "$root"/Sources/HotStringsProtocol/*.swift "$snapshot"/
 fi
 cp "$here"/*.swift "$snapshot"/
+cp "$root"/Fuzz/shared/*.swift "$snapshot"/
 linker=()
 if command -v ld.lld >/dev/null 2>&1; then linker=(-use-ld=lld); fi
 swiftc -sanitize=fuzzer,address -parse-as-library -O -swift-version 6 "${linker[@]}" \
