@@ -32,6 +32,11 @@ linker=()
 if command -v ld.lld >/dev/null 2>&1; then linker=(-use-ld=lld); fi
 swiftc -sanitize=fuzzer,address -parse-as-library -O "${linker[@]}" "$snapshot"/*.swift -o "$build/fuzz-strings"
 
+# Foundation leaks a CFError whenever PropertyListSerialization fails (LeakSanitizer reports it at once), so
+# leak checking is off, also in fork mode's child processes, which do not inherit -detect_leaks.
+export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export SWIFT_BACKTRACE=enable=no  # the Swift backtracer and ASan fight over a crash; let ASan report
+
 if [ "$#" -gt 0 ]; then
     HOTSTRINGS_FUZZ_EXPLAIN=1 "$build/fuzz-strings" "$@"
     exit
@@ -54,10 +59,6 @@ echo "== fuzzing for $seconds s (log: $log)"
 keep_going=()
 if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then keep_going=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1); fi
 set +e
-# Foundation leaks a CFError whenever PropertyListSerialization fails (LeakSanitizer reports it at once), so
-# leak checking is off, also in fork mode's child processes, which do not inherit -detect_leaks.
-export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-export SWIFT_BACKTRACE=enable=no  # the Swift backtracer and ASan fight over a crash; let ASan report
 "$build/fuzz-strings" "${keep_going[@]}" \
     -max_total_time="$seconds" -timeout=10 -max_len=4096 -rss_limit_mb=4096 -detect_leaks=0 \
     -dict="$fuzz_dir/strings.dict" -artifact_prefix="$build/findings/" -print_final_stats=1 \
