@@ -19,16 +19,24 @@ let package = Package(
         .target(name: "LinuxSystem", dependencies: ["CLinuxShims"], swiftSettings: strict),
         .target(name: "HotStringsProtocol", swiftSettings: strict),
         .target(name: "HotStringsClient", dependencies: ["HotStringsProtocol", "LinuxSystem"], swiftSettings: strict),
+        // The protocol's ops, subscriptions and fan-out, once, for the daemon and embedded mode.
+        .target(
+            name: "HotStringsService",
+            dependencies: ["HotStringsProtocol", "StringsStore", "BundleWatcher", "StringsFormat", "LinuxSystem"],
+            swiftSettings: strict
+        ),
         .target(
             name: "HotStringsServer",
-            dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "StringsFormat"],
+            dependencies: [
+                "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "StringsFormat", "HotStringsService",
+            ],
             swiftSettings: strict
         ),
         .target(name: "StringsStore", dependencies: ["StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsEmbedded",
             dependencies: [
-                "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "StringsStore", "HotStringsServer",
+                "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "StringsStore", "HotStringsService",
                 "StringsFormat",
             ],
             swiftSettings: strict
@@ -38,7 +46,7 @@ let package = Package(
             name: "HotStringsCLI",
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsProtocol",
-                "HotStringsServer", "HotStringsClient",
+                "HotStringsServer", "HotStringsClient", "HotStringsService",
             ],
             swiftSettings: strict
         ),
@@ -47,6 +55,7 @@ let package = Package(
             name: "hotstrings-bench",
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsServer", "HotStringsClient",
+                "HotStringsService",
             ],
             swiftSettings: strict
         ),
@@ -70,12 +79,21 @@ let package = Package(
             name: "HotStringsServerTests",
             dependencies: [
                 "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "HotStringsTestSupport",
+                "HotStringsService",
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HotStringsEmbeddedTests",
             dependencies: ["HotStringsEmbedded", "HotStringsClient", "HotStringsTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HotStringsServiceTests",
+            dependencies: [
+                "HotStringsService", "HotStringsEmbedded", "HotStringsClient", "HotStringsProtocol", "StringsStore",
+                "StringsFormat", "BundleWatcher", "LinuxSystem", "HotStringsTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "StringsStoreTests", dependencies: ["StringsStore", "StringsFormat"], swiftSettings: strict),

@@ -1,5 +1,6 @@
 import BundleWatcher
 import HotStringsServer
+import HotStringsService
 import Dispatch
 import Foundation
 import LinuxSystem
@@ -90,7 +91,7 @@ struct WatchCommand: Command {
     private static func printEvents(from batches: AsyncStream<WatchBatch>, store: StringsStore) async {
         var isFirst = true
         for await batch in batches {
-            let (storeBatch, problems) = WatchGlue.storeBatch(batch)
+            let (storeBatch, problems) = batch.storeBatch()
             var events = await store.apply(storeBatch)
             events += await store.report(problems)
             let needsSnapshot = isFirst || events.contains { if case .resync = $0 { true } else { false } }

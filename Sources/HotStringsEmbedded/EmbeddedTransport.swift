@@ -2,7 +2,7 @@ import BundleWatcher
 import Foundation
 import HotStringsClient
 import HotStringsProtocol
-import HotStringsServer
+import HotStringsService
 import StringsFormat
 import StringsStore
 import Synchronization
@@ -42,10 +42,11 @@ package final class EmbeddedTransport: HotStringsTransport {
             throw EmbeddedStartError(description: "cannot watch \(bundle): \(error)")
         }
         self.watcher = watcher
-        selection = options.stateDirectory.map { directory in
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                     attributes: [.posixPermissions: 0o700])
-            return SelectionFile(directory: directory, root: watcher.root)
+        selection = options.stateDirectory.map { SelectionFile(directory: $0, root: watcher.root) }
+        do {
+            try selection?.prepare()
+        } catch {
+            throw EmbeddedStartError(description: "cannot create the state directory: \(error)")
         }
         store = StringsStore(developmentLanguage: options.developmentLanguage, selectedLanguage: selection?.read())
         // Unbounded: it holds settled batches, the engine's few commands and pending requests, each handled
@@ -58,9 +59,15 @@ package final class EmbeddedTransport: HotStringsTransport {
     package func start(_ handler: @escaping @Sendable (TransportEvent) -> Void) {
         guard let stream = inputs.withLock({ $0.take() }) else { preconditionFailure("a transport is started once") }
         deliverer.start(handler)
-        let core = EmbeddedCore(store: store, watcher: watcher, selection: selection,
-                                deliver: { [deliverer] in deliverer.enqueue($0) })
-        Task { await core.run(stream) }
+        let watcher = watcher
+        var environment = ProtocolService<TransportEvents>.Environment(
+            root: watcher.root, watcherStatus: { watcher.status }, connectionCount: { 1 })
+        if let selection {
+            environment.saveSelection = { language in try selection.write(language) }
+        }
+        let session = EmbeddedSession(service: ProtocolService(store: store, environment: environment),
+                                      deliver: { [deliverer] in deliverer.enqueue($0) })
+        Task { await session.run(stream) }
         let continuation = continuation
         watcher.start { batch in continuation.yield(.batch(batch)) }
     }

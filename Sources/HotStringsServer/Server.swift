@@ -1,5 +1,6 @@
 import BundleWatcher
 import Foundation
+import HotStringsService
 import LinuxSystem
 import StringsStore
 
@@ -63,9 +64,11 @@ package enum Server {
             if ownsSocketFile { try? FileSystem.removeFile(atPath: configuration.socketPath) }
             throw ServerStartError(description: "cannot watch \(configuration.bundle): \(error)")
         }
-        let selection = configuration.stateDirectory.map { directory in
-            try? FileSystem.makeDirectory(atPath: directory, mode: 0o700)
-            return SelectionFile(directory: directory, root: watcher.root)
+        let selection = configuration.stateDirectory.map { SelectionFile(directory: $0, root: watcher.root) }
+        do {
+            try selection?.prepare()
+        } catch {
+            Log.warning("cannot prepare the state directory (select-language will fail): \(error)")
         }
         let store = StringsStore(developmentLanguage: configuration.developmentLanguage,
                                  selectedLanguage: selection?.read())
@@ -89,11 +92,11 @@ package enum Server {
         let socketPath = configuration.socketPath
         let coreDone = DispatchSemaphore(value: 0)
         Task {
-            let core = ServerCore(store: store, watcher: watcher, io: io, selection: selection) {
+            let service = DaemonService(store: store, watcher: watcher, io: io, selection: selection) {
                 Log.info("serving \(watcher.root) on \(socketPath)")
                 _ = SystemdNotify.notify("READY=1\n")
             }
-            await core.run(inputs)
+            await service.run(inputs)
             coreDone.signal()
         }
         let ioDone = DispatchSemaphore(value: 0)

@@ -70,12 +70,16 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No table of the bundle is in the requested language or a language it falls back to
     /// (`available` lists the bundle's languages, `Base` excluded).
     case unsupportedLanguage(String, available: [String])
+    /// The new selection could not be saved, so it was not applied; `reason` says why.
+    case notSaved(reason: String)
 
     /// A one-line explanation.
     public var description: String {
         switch self {
         case .unsupportedLanguage(let language, let available):
             "unsupported language '\(language)'; available: \(available.joined(separator: ", "))"
+        case .notSaved(let reason):
+            "cannot save the selected language: \(reason)"
         }
     }
 }

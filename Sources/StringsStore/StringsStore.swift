@@ -214,6 +214,17 @@ public actor StringsStore {
     /// - Returns: a `language` event with the next `seq`, or nothing when the selection is unchanged.
     /// - Throws: `StoreError.unsupportedLanguage` listing the available languages.
     public func selectLanguage(_ language: String?) throws(StoreError) -> [StoreEvent] {
+        try selectLanguage(language, persistingWith: { _ in })
+    }
+
+    /// Selects the app language as `selectLanguage(_:)` does, but commits only once `persist` has accepted
+    /// the new selection (canonical tag, `nil` when cleared): when it throws, nothing changes.
+    ///
+    /// `persist` is not called when the selection stays the same.
+    /// - Throws: `StoreError.unsupportedLanguage` as `selectLanguage(_:)`; `StoreError.notSaved` with the
+    ///   reason `persist` gave.
+    package func selectLanguage(_ language: String?, persistingWith persist: @Sendable (String?) throws -> Void)
+        throws(StoreError) -> [StoreEvent] {
         var tag: LanguageTag?
         if let language {
             let available = Set(served.keys.lazy.map(\.language).filter { !$0.isBase })
@@ -225,6 +236,11 @@ public actor StringsStore {
             tag = requested
         }
         guard tag?.identifier != selectedLanguage else { return [] }
+        do {
+            try persist(tag?.identifier)
+        } catch {
+            throw .notSaved(reason: "\(error)")
+        }
         let previous = selectedLanguage
         selectedLanguage = tag?.identifier
         chainTail = Self.chainTail(selected: tag, development: developmentTag)

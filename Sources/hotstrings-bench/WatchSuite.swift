@@ -1,6 +1,6 @@
 import BundleWatcher
 import Foundation
-import HotStringsServer
+import HotStringsService
 import LinuxSystem
 import StringsFormat
 import StringsStore
@@ -125,7 +125,7 @@ enum WatchLatency {
         watcher.start { continuation.yield($0) }
         Task {
             for await batch in batches {
-                let events = await store.apply(WatchGlue.storeBatch(batch).0)
+                let events = await store.apply(batch.storeBatch().0)
                 if events.contains(where: { if case .reload = $0 { true } else { false } }) { arrivals.record() }
             }
         }
@@ -202,7 +202,7 @@ enum ColdStart {
             let watcher = try BundleWatcher(root: root)
             watcher.start { batch in
                 guard batch.isFullScan else { return }
-                let storeBatch = WatchGlue.storeBatch(batch).0
+                let storeBatch = batch.storeBatch().0
                 Task {
                     _ = await holder.store.apply(storeBatch)
                     done.signal()

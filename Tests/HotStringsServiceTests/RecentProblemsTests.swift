@@ -1,5 +1,5 @@
 import HotStringsProtocol
-import HotStringsServer
+import HotStringsService
 import StringsFormat
 import StringsStore
 import Testing
@@ -24,10 +24,10 @@ struct RecentProblemsTests {
         recent.append(FileProblem(file: "x.lproj", message: "not a language folder name"))
         let entries = try #require(recent.json.arrayValue)
         #expect(entries.count == 2)
-        #expect(entries[0].string("file") == "de.lproj/A.strings")
+        #expect(entries[0]["file"]?.stringValue == "de.lproj/A.strings")
         #expect(entries[0]["line"] == .integer(3))
         #expect(entries[0]["column"] == .integer(9))
         #expect(entries[1]["line"] == .null)
-        #expect(entries[1].string("message") == "not a language folder name")
+        #expect(entries[1]["message"]?.stringValue == "not a language folder name")
     }
 }

@@ -1,0 +1,99 @@
+import HotStringsProtocol
+import StringsFormat
+import StringsStore
+
+extension ProtocolService {
+    /// Answers `request` of `client`; events it causes (a `language` event) go out before the answer, a
+    /// subscription's snapshot after it.
+    func answer(_ request: Request, id requestID: RequestID?, from client: ClientID) async {
+        let result: Result<[(String, JSONValue)], ProtocolError>
+        do {
+            result = .success(try await perform(request, for: client))
+        } catch {
+            result = .failure(error)
+        }
+        outputs.append(.response(client, requestID, result))
+        if case .subscribe(let options) = request, case .success = result { await subscribe(client, options) }
+    }
+
+    /// The members of the answer to `request`, after `id` and `ok`.
+    private func perform(_ request: Request, for client: ClientID) async throws(ProtocolError)
+        -> [(String, JSONValue)] {
+        switch request {
+        case .hello:
+            return [
+                ("server", .string(HotStringsVersion.serverName)), ("protocol", .integer(1)),
+                ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
+                ("root", .string(environment.root)), ("developmentLanguage", .string(store.developmentLanguage)),
+            ]
+        case .languages:
+            let summaries = await store.languages().map { summary -> JSONValue in
+                .object([
+                    ("language", .string(summary.language)),
+                    ("tables", .object(summary.tables.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
+                ])
+            }
+            return [
+                ("languages", .array(summaries)), ("selected", .string(orNull: await store.selectedLanguage)),
+                ("developmentLanguage", .string(store.developmentLanguage)),
+            ]
+        case .get(let key, let table, let languages):
+            let lookup = await store.lookup(key, table: table, preferences: languages)
+            return [("value", .string(lookup.value)), ("language", .string(orNull: lookup.language)),
+                    ("found", .bool(lookup.found))]
+        case .table(let language, let table):
+            guard let tag = LanguageTag(language), let found = await store.table(TableID(language: tag, table: table))
+            else { throw .notFound("no table '\(table)' in language '\(language)'") }
+            return [
+                ("entries", .object(found.entries.map { ($0.key, .string($0.value)) })),
+                ("language", .string(tag.identifier)), ("seq", .integer(await store.seq)),
+            ]
+        case .subscribe:
+            // The subscription starts once this answer is queued (see `answer`), so its snapshot follows it.
+            return [("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq))]
+        case .unsubscribe:
+            unsubscribe(client)
+            return []
+        case .selectLanguage(let language):
+            return try await select(language)
+        case .status:
+            return await status()
+        }
+    }
+
+    /// Selects the app language: saved first, then applied and broadcast; a failed save changes nothing and
+    /// is an `internal` error naming the reason.
+    private func select(_ language: String?) async throws(ProtocolError) -> [(String, JSONValue)] {
+        let events: [StoreEvent]
+        do {
+            if let save = environment.saveSelection {
+                events = try await store.selectLanguage(language, persistingWith: save)
+            } else {
+                events = try await store.selectLanguage(language)
+            }
+        } catch {
+            switch error {
+            case .unsupportedLanguage(let requested, let available):
+                throw .unsupportedLanguage(requested, available: available)
+            case .notSaved:
+                throw .internal(error.description)
+            }
+        }
+        await broadcast(events)
+        return [("selected", .string(orNull: await store.selectedLanguage))]
+    }
+
+    private func status() async -> [(String, JSONValue)] {
+        let status = environment.watcherStatus()
+        let tables = await store.languages().reduce(0) { $0 + $1.tables.count }
+        let uptime = (ContinuousClock.now - startedAt).components
+        return [
+            ("root", .string(status.root)), ("rootPresent", .bool(status.isRootPresent)),
+            ("watchedDirectories", .integer(status.watchedDirectories)), ("files", .integer(status.files)),
+            ("tables", .integer(tables)), ("subscribers", .integer(subscriptions.count)),
+            ("connections", .integer(environment.connectionCount())), ("lastErrors", recentProblems.json),
+            ("uptime", .double(Double(uptime.seconds) + Double(uptime.attoseconds) / 1e18)),
+            ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
+        ]
+    }
+}

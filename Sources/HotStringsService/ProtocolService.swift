@@ -1,0 +1,197 @@
+import BundleWatcher
+import HotStringsProtocol
+import StringsStore
+
+/// The HotStrings protocol, once, for every transport: answers requests, applies the watcher's batches to
+/// the store, and fans events out to subscribers. The daemon's I/O loop and the embedded transport are
+/// adapters that feed it `ServiceInput`s and deliver its `ServiceOutput`s.
+///
+/// Confined to one task: `handle(_:)` is called for one input at a time, in arrival order, so a
+/// subscriber's snapshot and the events after it never cross (a batch applied after a `subscribe` is
+/// answered reaches the new subscriber as events, one applied before is in its snapshot).
+package final class ProtocolService<Rendering: EventRendering> {
+    /// What the service needs besides the store.
+    package struct Environment: Sendable {
+        /// The bundle root, as `hello` reports it.
+        package var root: String
+        /// The watcher's counters, for `status`.
+        package var watcherStatus: @Sendable () -> WatcherStatus
+        /// How many clients are connected, for `status`.
+        package var connectionCount: @Sendable () -> Int
+        /// Saves a new selection before it is applied (nil: kept in memory only); throwing refuses it.
+        package var saveSelection: (@Sendable (String?) throws -> Void)?
+        /// The caps on the snapshots kept for reuse.
+        package var snapshotCacheLimits = SnapshotCacheLimits()
+
+        /// An environment; the selection is kept in memory unless `saveSelection` is set.
+        package init(root: String, watcherStatus: @escaping @Sendable () -> WatcherStatus,
+                     connectionCount: @escaping @Sendable () -> Int) {
+            self.root = root
+            self.watcherStatus = watcherStatus
+            self.connectionCount = connectionCount
+        }
+    }
+
+    /// A rendered event.
+    package typealias Event = Rendering.Rendered
+    /// What `handle(_:)` returns.
+    package typealias Output = ServiceOutput<Event>
+
+    let store: StringsStore
+    let environment: Environment
+    let startedAt = ContinuousClock.now
+    var subscriptions: [ClientID: SubscriptionFilter] = [:]
+    private var subscribersByFilter: [SubscriptionFilter: Int] = [:]
+    private var snapshots: SnapshotCache<Event>
+    var recentProblems = RecentProblems()
+    private var hasScanned = false
+    private var heldRequests: [ServiceInput] = []
+    var outputs: [Output] = []
+
+    /// A service over `store`.
+    package init(store: StringsStore, environment: Environment) {
+        self.store = store
+        self.environment = environment
+        snapshots = SnapshotCache(limits: environment.snapshotCacheLimits)
+    }
+
+    /// Handles one input; returns what to deliver, in order.
+    package func handle(_ input: ServiceInput) async -> [Output] {
+        await process(input)
+        defer { outputs = [] }
+        return outputs
+    }
+
+    private func process(_ input: ServiceInput) async {
+        switch input {
+        case .requestLine(let client, let line):
+            guard hasScanned else { return hold(input) }
+            let (requestID, decoded) = RequestDecoder.decode(line)
+            switch decoded {
+            case .success(let request): await answer(request, id: requestID, from: client)
+            case .failure(let error): outputs.append(.response(client, requestID, .failure(error)))
+            }
+        case .request(let client, let requestID, let request):
+            guard hasScanned else { return hold(input) }
+            await answer(request, id: requestID, from: client)
+        case .closed(let client):
+            unsubscribe(client)
+        case .overflowed(let client):
+            guard subscriptions[client] != nil else { break }
+            let resync = Rendering.render(.resync(reason: "slow-client"), epoch: store.epoch, seq: await store.seq)
+            outputs.append(.slowClientResync(client, resync))
+        case .caughtUp(let client):
+            guard let filter = subscriptions[client] else { break }
+            outputs.append(.slowClientSnapshot(client, await snapshot(for: filter)))
+        case .batch(let batch):
+            await apply(batch)
+        }
+    }
+
+    /// How many snapshots are kept for reuse and their bytes (what finding 5's cap bounds).
+    package var snapshotCacheUsage: (entries: Int, bytes: Int) { (snapshots.count, snapshots.bytes) }
+
+    private func hold(_ input: ServiceInput) {
+        // Answers before the first scan would describe an empty bundle: held until it is served.
+        heldRequests.append(input)
+    }
+
+    // MARK: - Batches and events
+
+    private func apply(_ batch: WatchBatch) async {
+        let events = await store.apply(batch)
+        await broadcast(events)
+        guard !hasScanned else { return }
+        hasScanned = true
+        outputs.append(.firstScanServed)
+        let held = heldRequests
+        heldRequests = []
+        for input in held { await process(input) }
+    }
+
+    /// Sends the store's events to the subscribers: a `reload` rendered once per distinct filter (empty for
+    /// a filter that matches none of its changes, so `seq` has no gaps), everything else once for all.
+    func broadcast(_ events: [StoreEvent]) async {
+        recentProblems.record(events)
+        let epoch = store.epoch
+        // After a resync, each subscriber gets a fresh snapshot, which also stands for the batch's reload.
+        let isResync = events.contains { if case .resync = $0 { true } else { false } }
+        for event in events {
+            switch event {
+            case .reload(let seq, let changes):
+                guard !isResync, !subscriptions.isEmpty else { continue }
+                var audiences: [SubscriptionFilter: [ClientID]] = [:]
+                for (client, filter) in subscriptions { audiences[filter, default: []].append(client) }
+                for (filter, clients) in audiences {
+                    let included = changes.filter { filter.includes(language: $0.language, table: $0.table) }
+                    let rendered = Rendering.render(.reload(changes: included.map(ChangePayload.init)),
+                                                    epoch: epoch, seq: seq)
+                    outputs.append(.event(rendered, to: clients))
+                }
+            case .error(let seq, let problem):
+                sendToAll(.error(file: problem.file, line: problem.line, column: problem.column,
+                                 message: problem.message), seq: seq)
+            case .language(let seq, let language, let previous):
+                sendToAll(.language(language: language, previous: previous), seq: seq)
+            case .resync(let seq, let reason):
+                sendToAll(.resync(reason: reason.rawValue), seq: seq)
+            }
+        }
+        guard isResync else { return }
+        for (client, filter) in subscriptions {
+            outputs.append(.snapshot(client, await snapshot(for: filter)))
+        }
+    }
+
+    private func sendToAll(_ event: ServerEvent, seq: UInt64) {
+        guard !subscriptions.isEmpty else { return }
+        outputs.append(.event(Rendering.render(event, epoch: store.epoch, seq: seq), to: Array(subscriptions.keys)))
+    }
+
+    // MARK: - Subscriptions and snapshots
+
+    /// Subscribes `client` with `options` (replacing its subscription); queues its snapshot unless `since`
+    /// is still current or it asked for none.
+    func subscribe(_ client: ClientID, _ options: Subscription) async {
+        unsubscribe(client)
+        let filter = SubscriptionFilter(options)
+        subscriptions[client] = filter
+        subscribersByFilter[filter, default: 0] += 1
+        if let since = options.since, since.epoch == store.epoch, since.seq == (await store.seq) { return }
+        guard options.snapshot else { return }
+        outputs.append(.snapshot(client, await snapshot(for: filter)))
+    }
+
+    /// Ends `client`'s subscription, and drops its filter's snapshot when it was the last with that filter.
+    func unsubscribe(_ client: ClientID) {
+        guard let filter = subscriptions.removeValue(forKey: client) else { return }
+        let remaining = (subscribersByFilter[filter] ?? 1) - 1
+        subscribersByFilter[filter] = remaining > 0 ? remaining : nil
+        if remaining <= 0 { snapshots.remove(filter) }
+    }
+
+    private func snapshot(for filter: SubscriptionFilter) async -> Event {
+        let seq = await store.seq
+        if let cached = snapshots.value(for: filter, seq: seq) { return cached }
+        let snapshot = await store.snapshot(languages: filter.languages.map(Array.init),
+                                            tables: filter.tables.map(Array.init))
+        let rendered = Rendering.render(.snapshot(tables: snapshot.tables.map(TablePayload.init)),
+                                        epoch: snapshot.epoch, seq: snapshot.seq)
+        snapshots.insert(rendered, size: Rendering.size(of: rendered), for: filter, seq: snapshot.seq)
+        return rendered
+    }
+}
+
+/// The caps on the snapshots the service keeps for subscribers with the same filter.
+package struct SnapshotCacheLimits: Sendable {
+    /// Snapshots kept at most (16 by default).
+    package var entries: Int
+    /// Bytes of snapshots kept at most (64 MiB by default).
+    package var bytes: Int
+
+    /// Caps; the defaults suit a daemon.
+    package init(entries: Int = 16, bytes: Int = 64 << 20) {
+        self.entries = entries
+        self.bytes = bytes
+    }
+}

@@ -1,0 +1,24 @@
+import HotStringsProtocol
+import StringsStore
+
+extension ChangePayload {
+    /// A store change as a `reload` event's change.
+    package init(_ change: TableChange) {
+        self.init(
+            language: change.language, table: change.table, file: change.file,
+            kind: ChangePayload.Kind(rawValue: change.kind.rawValue) ?? .updated,
+            added: change.added.map { ($0.key, $0.value) }, changed: change.changed.map { ($0.key, $0.value) },
+            removed: change.removed
+        )
+    }
+}
+
+extension TablePayload {
+    /// A stored table as a `snapshot` event's table.
+    package init(_ snapshot: TableSnapshot) {
+        self.init(
+            language: snapshot.id.language.identifier, table: snapshot.id.table, file: snapshot.file,
+            entries: snapshot.table.entries.map { ($0.key, $0.value) }
+        )
+    }
+}
