@@ -79,7 +79,7 @@ let package = Package(
             name: "HotStringsServerTests",
             dependencies: [
                 "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "HotStringsTestSupport",
-                "HotStringsService",
+                "HotStringsService", "HotStringsEmbedded", "HotStringsClient",
             ],
             swiftSettings: strict
         ),
