@@ -28,7 +28,8 @@ let package = Package(
         .target(
             name: "HotStringsServer",
             dependencies: [
-                "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "StringsFormat", "HotStringsService",
+                "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "StringsFormat",
+                "HotStringsService",
             ],
             swiftSettings: strict
         ),

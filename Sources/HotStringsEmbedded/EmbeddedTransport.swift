@@ -1,5 +1,4 @@
 import BundleWatcher
-import Foundation
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsService
@@ -7,11 +6,11 @@ import StringsFormat
 import StringsStore
 import Synchronization
 
-/// A `HotStringsTransport` that runs the daemon's watcher and store inside the process.
+/// A `HotStringsTransport` that runs the daemon's watcher, store and protocol service inside the process.
 ///
-/// The watcher's thread hands each settled batch to a task that applies it to the store and turns the
-/// store's events into the events the daemon would send one subscriber; a delivery thread hands those to
-/// the client, so reload hooks run there, never on the cooperative pool. The store's work does run on the pool,
+/// The watcher's thread hands each settled batch to a task (`EmbeddedSession`) that feeds it to the same
+/// `ProtocolService` the daemon runs, as its one client; a delivery thread hands the service's events and
+/// answers to the client, so reload hooks run there, never on the cooperative pool. The store's work does run on the pool,
 /// as the daemon's does, so a program that blocks the pool's threads delays its reloads. There is one
 /// connection, made once the first scan is in the store, and it lasts until `stop()`.
 package final class EmbeddedTransport: HotStringsTransport {
@@ -27,8 +26,8 @@ package final class EmbeddedTransport: HotStringsTransport {
 
     /// Prepares the watcher and the store for the bundle at `bundle`; nothing runs before `start`.
     ///
-    /// - Throws: `EmbeddedStartError` when the development language is no language tag or the bundle cannot
-    ///   be watched.
+    /// - Throws: `EmbeddedStartError` when the development language is no language tag, the bundle cannot
+    ///   be watched, or the state directory cannot be created.
     package init(bundle: String, options: LiveStrings.EmbeddedOptions) throws(EmbeddedStartError) {
         guard LanguageTag(options.developmentLanguage) != nil else {
             throw EmbeddedStartError(description: "'\(options.developmentLanguage)' is not a language tag")

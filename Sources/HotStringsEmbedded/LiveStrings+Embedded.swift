@@ -7,7 +7,9 @@ extension LiveStrings {
         /// --development-language`.
         public var developmentLanguage: String
         /// A folder where `setLanguage(_:)` saves the selection so that the next run starts with it (created
-        /// if missing); nil, the default, keeps the selection in memory for this run only.
+        /// with its parents, mode 0700, if missing); nil, the default, keeps the selection in memory for this
+        /// run only. A selection that cannot be saved is refused (`setLanguage` throws `.rejected` with code
+        /// `internal`) and not applied.
         public var stateDirectory: String?
         /// Files larger than this are reported as errors and not read (16 MiB by default).
         public var maximumFileSize: Int
@@ -41,7 +43,8 @@ extension LiveStrings {
     ///     reconnection and timeout settings are unused.
     ///   - options: the development language, where to keep the selected language, the file size cap.
     /// - Throws: `EmbeddedStartError` when the bundle cannot be watched (it does not exist, or inotify is
-    ///   out of instances) or the development language is no language tag.
+    ///   out of instances), the development language is no language tag, or the state directory cannot be
+    ///   created.
     public static func embedded(bundle: String, configuration: Configuration = Configuration(),
                                 options: EmbeddedOptions = EmbeddedOptions()) throws(EmbeddedStartError)
         -> LiveStrings {
