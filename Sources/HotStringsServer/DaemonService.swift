@@ -23,6 +23,7 @@ final class DaemonService {
         if let selection {
             environment.saveSelection = { language in try selection.write(language) }
         }
+        environment.onStoreEvent = Self.log
         service = ProtocolService(store: store, environment: environment)
         self.io = io
         self.onFirstScan = onFirstScan
@@ -34,6 +35,16 @@ final class DaemonService {
             guard let serviceInput = Self.serviceInput(input) else { continue }
             let outputs = await service.handle(serviceInput)
             io.submit(commands(for: outputs))
+        }
+    }
+
+    private static func log(_ event: StoreEvent) {
+        switch event {
+        case .reload: break
+        case .error(_, let problem): Log.warning("\(problem)")
+        case .language(_, let language, let previous):
+            Log.info("language: \(language ?? "none") (was \(previous ?? "none"))")
+        case .resync(_, let reason): Log.info("resync: \(reason.rawValue)")
         }
     }
 
@@ -59,6 +70,7 @@ final class DaemonService {
                 commands.append(.send(id, ResponseEncoder.success(id: requestID, fields: fields)))
                 commands.append(.requestDone(id))
             case .response(let id, let requestID, .failure(let error)):
+                if error.code == .internal { Log.warning("answered an error: \(error.message)") }
                 commands.append(.send(id, ResponseEncoder.failure(id: requestID, error)))
                 commands.append(.requestDone(id))
             case .event(let line, let ids):

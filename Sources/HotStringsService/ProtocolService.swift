@@ -22,6 +22,8 @@ package final class ProtocolService<Rendering: EventRendering> {
         package var saveSelection: (@Sendable (String?) throws -> Void)?
         /// The caps on the snapshots kept for reuse.
         package var snapshotCacheLimits = SnapshotCacheLimits()
+        /// Sees every store event before it is sent (the daemon logs them).
+        package var onStoreEvent: (@Sendable (StoreEvent) -> Void)?
 
         /// An environment; the selection is kept in memory unless `saveSelection` is set.
         package init(root: String, watcherStatus: @escaping @Sendable () -> WatcherStatus,
@@ -117,6 +119,7 @@ package final class ProtocolService<Rendering: EventRendering> {
         // After a resync, each subscriber gets a fresh snapshot, which also stands for the batch's reload.
         let isResync = events.contains { if case .resync = $0 { true } else { false } }
         for event in events {
+            environment.onStoreEvent?(event)
             switch event {
             case .reload(let seq, let changes):
                 guard !isResync, !subscriptions.isEmpty else { continue }

@@ -93,6 +93,9 @@ struct TransportBehaviourTests {
         let error = try await endpoint.error(.selectLanguage("de"))
         #expect(error.code == .internal && error.message.contains("cannot save the selected language"))
         #expect(error.message.contains(file))
+        if let daemon = endpoint as? DaemonEndpoint {
+            #expect(daemon.daemon.log.contains("warning: answered an error: cannot save the selected language"))
+        }
         #expect(try await endpoint.answer(.languages)["selected"] == .string("fr"))
 
         // The next change the subscriber hears of starts from French: no `de` was ever broadcast.
