@@ -7,21 +7,36 @@ import Synchronization
 /// It never blocks on a client: sockets are non-blocking, each client's unsent bytes wait in its
 /// `Outbox`, and writable interest is asked for only while something waits. Work that needs the store
 /// goes to the core as `CoreInput`; the core answers with `IOCommand`s, handed over under a lock.
+///
+/// Each pass of the loop waits once, applies the core's commands, then gives every connection with input
+/// one turn (at most `Limits.linesPerTurn` lines, empty ones included, and one read of
+/// `Limits.bytesPerTurn`), in the order they became ready, then writes to every connection with bytes
+/// queued. A connection with lines left over waits for its next turn in the next pass: no client is read
+/// until it is exhausted while others wait.
 final class IOLoop: Sendable {
+    /// Per-connection limits, and what happens past each.
     struct Limits: Sendable {
-        /// Unsent bytes a client may have before it is resynchronized.
+        /// Unsent event bytes a client may have before it is resynchronized.
         var outboxBytes = 8 << 20
         /// Requests a client may have unanswered before its socket is no longer read.
         var requestsInFlight = 64
         /// Times a client may overflow before it is closed.
         var overflowsBeforeClosing = 3
+        /// Lines (empty ones count) taken from one connection per turn.
+        var linesPerTurn = 32
+        /// Bytes read from one connection per turn (one `read`).
+        var bytesPerTurn = 64 << 10
+        /// Unsent answer bytes past which a client's requests are no longer read, until it has read them.
+        var answerBytesSoftCap = 1 << 20
+        /// Unsent answer bytes past which the client is closed (a single answer may be larger than this).
+        var answerBytesHardCap = 16 << 20
     }
 
-    private let poller: EventPoller
-    private let listener: Int32
-    private let limits: Limits
-    private let admits: @Sendable (PeerCredentials) -> Bool
-    private let toCore: @Sendable (CoreInput) -> Void
+    let poller: EventPoller
+    let listener: Int32
+    let limits: Limits
+    let admits: @Sendable (PeerCredentials) -> Bool
+    let toCore: @Sendable (CoreInput) -> Void
     private let commands = Mutex<[IOCommand]>([])
     private let stopping = Mutex<ContinuousClock.Instant?>(nil)
     /// How many clients are connected, for `status`.
@@ -53,6 +68,8 @@ final class IOLoop: Sendable {
         poller.wake()
     }
 
+    var isStopping: Bool { stopping.withLock { $0 } != nil }
+
     /// Runs the loop on the calling thread until `stop` and the flush are done.
     func run() {
         var state = State(limits: limits)
@@ -71,12 +88,17 @@ final class IOLoop: Sendable {
                 if isAccepting {
                     isAccepting = false
                     poller.remove(listener)
-                    for fd in Array(state.connections.keys) { state.connections[fd]?.isClosing = true; flush(fd, &state) }
+                    for fd in state.connections.keys {
+                        state.connections[fd]?.isClosing = true
+                        state.needsFlush.insert(fd)
+                    }
+                    flushPass(&state)
                 }
                 if state.connections.isEmpty || ContinuousClock.now >= deadline { return }
             }
+            // Connections with lines left from their last turn must not wait for the kernel to report more.
             let wakeAt = [deadline, state.acceptPausedUntil].compactMap { $0 }.min()
-            let timeout: Duration? = wakeAt.map { max(.zero, $0 - .now) }
+            let timeout: Duration? = state.turns.isEmpty ? wakeAt.map { max(.zero, $0 - .now) } : .zero
             let ready: [EventPoller.Ready]
             do {
                 ready = try poller.wait(timeout: timeout)
@@ -91,22 +113,24 @@ final class IOLoop: Sendable {
                     if isAccepting { acceptAll(&state) }
                     continue
                 }
-                if event.isHangUp, let connection = state.connections[event.fd],
-                   connection.isClosing || !connection.isReading {
+                guard let connection = state.connections[event.fd] else { continue }
+                if event.isHangUp, connection.isClosing || !connection.isReading {
                     // epoll reports a hang-up whatever the interest: a client not being read is closed now,
                     // or the level-triggered report would wake the loop again and again.
                     close(event.fd, &state)
                     continue
                 }
-                if event.isReadable || event.isHangUp { read(event.fd, &state) }
-                if event.isWritable, state.connections[event.fd] != nil { flush(event.fd, &state) }
+                if event.isReadable || event.isHangUp { state.turns.append(event.fd) }
+                if event.isWritable { state.needsFlush.insert(event.fd) }
             }
+            readPass(&state)
+            flushPass(&state)
         }
     }
 
     // MARK: - Connections
 
-    private struct Connection {
+    struct Connection {
         let id: ConnectionID
         var framer = LineFramer()
         var outbox: Outbox
@@ -118,15 +142,30 @@ final class IOLoop: Sendable {
         var hasReportedCaughtUp = false
         /// The client shut down its writing side: what it sent is answered, then the connection is closed.
         var hasReadEnd = false
+        /// The framer may hold complete lines (set by every append, cleared when `nextLine` finds none).
+        var mayHoldLines = false
+        /// Already queued for a turn in the coming read pass.
+        var hasTurnQueued = false
     }
 
-    private struct State {
+    struct State {
         let limits: Limits
         var connections: [Int32: Connection] = [:]
         var descriptors: [ConnectionID: Int32] = [:]
         var nextID: ConnectionID = 1
         /// Set while accepting fails for lack of descriptors: the listener is out of the poller until then.
         var acceptPausedUntil: ContinuousClock.Instant?
+        /// Connections due a read turn in the next pass, in the order they became due.
+        var turns: [Int32] = []
+        /// Connections with bytes to write (or a close to finish) in the next flush pass.
+        var needsFlush: Set<Int32> = []
+        /// The buffer every read goes into (one, reused).
+        var readBuffer: [UInt8]
+
+        init(limits: Limits) {
+            self.limits = limits
+            readBuffer = [UInt8](repeating: 0, count: limits.bytesPerTurn)
+        }
     }
 
     private func acceptAll(_ state: inout State) {
@@ -158,182 +197,24 @@ final class IOLoop: Sendable {
             state.connections[fd] = Connection(id: id, outbox: Outbox(limit: state.limits.outboxBytes))
             state.descriptors[id] = fd
             connectionCount.add(1, ordering: .relaxed)
-            toCore(.opened(id, credentials))
+            toCore(.opened(id))
         }
     }
 
-    private func resumeAccepting(_ state: inout State) {
+    func resumeAccepting(_ state: inout State) {
         guard state.acceptPausedUntil != nil else { return }
         state.acceptPausedUntil = nil
         try? poller.add(listener, interest: .readable)
     }
 
-    private func read(_ fd: Int32, _ state: inout State) {
-        guard var connection = state.connections[fd], !connection.isClosing else { return }
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        var isGone = false
-        // Lines the framer already holds go first: they wait there while the client has too many in flight.
-        var isTooLarge = handOnLines(&connection, limit: state.limits.requestsInFlight)
-        while !isTooLarge, !connection.hasReadEnd, connection.inFlight < state.limits.requestsInFlight {
-            let result = buffer.withUnsafeMutableBytes { bytes in
-                Result { () throws(SystemError) in try SocketIO.read(fd, into: bytes) }
-            }
-            guard case .success(let outcome) = result else {
-                isGone = true
-                break
-            }
-            if case .data(let count) = outcome {
-                buffer.withUnsafeBytes { connection.framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                isTooLarge = handOnLines(&connection, limit: state.limits.requestsInFlight)
-            } else if case .closed = outcome {
-                // End of file may be a half-close (`printf … | nc -N`): the requests before it still get
-                // answers. A peer that is gone entirely shows up as a hang-up or a failed write.
-                connection.hasReadEnd = true
-                break
-            } else {
-                break
-            }
-        }
-        if isGone {
-            state.connections[fd] = connection
-            close(fd, &state)
-            return
-        }
-        if isTooLarge {
-            connection.outbox.enqueueRegardless(ResponseEncoder.failure(id: nil, .tooLarge()))
-            connection.isClosing = true
-        }
-        // Nothing in flight means the framer holds no complete line either: all that was sent is answered.
-        if connection.hasReadEnd, connection.inFlight == 0 { connection.isClosing = true }
-        state.connections[fd] = connection
-        updateInterest(fd, &state)
-        if connection.isClosing { flush(fd, &state) }
-    }
-
-    /// Sends complete lines to the core until `limit` requests are in flight; returns whether a line was too long.
-    private func handOnLines(_ connection: inout Connection, limit: Int) -> Bool {
-        while connection.inFlight < limit, let line = connection.framer.nextLine() {
-            switch line {
-            case .success(let bytes):
-                guard !bytes.isEmpty else { continue }
-                connection.inFlight += 1
-                toCore(.request(connection.id, bytes))
-            case .failure:
-                return true
-            }
-        }
-        return false
-    }
-
-    private func flush(_ fd: Int32, _ state: inout State) {
-        guard state.connections[fd] != nil else { return }
-        // The outbox is written in place (a copy would duplicate its chunk list on every event and client).
-        var failure: SystemError?
-        let isEmpty = state.connections[fd]!.outbox.flush { bytes in
-            do throws(SystemError) {
-                return try SocketIO.write(fd, bytes)
-            } catch {
-                failure = error
-                return 0
-            }
-        }
-        guard failure == nil, var connection = state.connections[fd] else {
-            close(fd, &state)
-            return
-        }
-        if isEmpty, connection.isClosing {
-            state.connections[fd] = connection
-            close(fd, &state)
-            return
-        }
-        if isEmpty, connection.outbox.phase == .resyncing, !connection.hasReportedCaughtUp {
-            connection.hasReportedCaughtUp = true
-            toCore(.caughtUp(connection.id))
-        }
-        let wasBlocked = !connection.isReading
-        state.connections[fd] = connection
-        updateInterest(fd, &state)
-        // Lines the framer holds from before the client was paused are not announced by epoll again.
-        if wasBlocked, state.connections[fd]?.isReading == true { read(fd, &state) }
-    }
-
-    private func updateInterest(_ fd: Int32, _ state: inout State) {
-        guard var connection = state.connections[fd] else { return }
-        // A client that does not read its responses is not read either: its requests would queue answers
-        // without limit (responses are exempt from the outbox cap, events are not).
-        let wantsRead = !connection.isClosing && !connection.hasReadEnd
-            && connection.inFlight < state.limits.requestsInFlight
-            && connection.outbox.pendingBytes < state.limits.outboxBytes
-        let wantsWrite = !connection.outbox.isEmpty
-        guard wantsRead != connection.isReading || wantsWrite != connection.isWriting else { return }
-        var interest: EventPoller.Interest = []
-        if wantsRead { interest.insert(.readable) }
-        if wantsWrite { interest.insert(.writable) }
-        connection.isReading = wantsRead
-        connection.isWriting = wantsWrite
-        state.connections[fd] = connection
-        try? poller.modify(fd, interest: interest)
-    }
-
-    private func close(_ fd: Int32, _ state: inout State) {
+    func close(_ fd: Int32, _ state: inout State) {
         guard let connection = state.connections.removeValue(forKey: fd) else { return }
         state.descriptors[connection.id] = nil
+        state.needsFlush.remove(fd)
         poller.remove(fd)
         SocketIO.close(fd)
         connectionCount.subtract(1, ordering: .relaxed)
         toCore(.closed(connection.id))
-        if state.acceptPausedUntil != nil, stopping.withLock({ $0 }) == nil { resumeAccepting(&state) }
-    }
-
-    // MARK: - Commands from the core
-
-    private func apply(_ command: IOCommand, _ state: inout State) {
-        switch command {
-        case .send(let id, let bytes):
-            guard let fd = state.descriptors[id] else { return }
-            state.connections[fd]?.outbox.enqueueRegardless(bytes)
-            flush(fd, &state)
-        case .broadcast(let bytes, let ids):
-            for id in ids {
-                guard let fd = state.descriptors[id], state.connections[fd] != nil else { continue }
-                switch state.connections[fd]!.outbox.enqueue(bytes) {
-                case .queued, .skipped:
-                    flush(fd, &state)
-                case .overflowed:
-                    state.connections[fd]!.overflows += 1
-                    if state.connections[fd]!.overflows >= state.limits.overflowsBeforeClosing {
-                        close(fd, &state)
-                    } else {
-                        toCore(.overflowed(id))
-                        flush(fd, &state)
-                    }
-                case .hopeless:
-                    close(fd, &state)
-                }
-            }
-        case .resync(let id, let line):
-            guard let fd = state.descriptors[id] else { return }
-            state.connections[fd]?.outbox.beginResync(line)
-            state.connections[fd]?.hasReportedCaughtUp = false
-            flush(fd, &state)
-        case .snapshot(let id, let bytes):
-            guard let fd = state.descriptors[id] else { return }
-            state.connections[fd]?.outbox.enqueueRegardless(bytes)
-            state.connections[fd]?.outbox.endResync()
-            flush(fd, &state)
-        case .requestDone(let id):
-            guard let fd = state.descriptors[id], state.connections[fd] != nil else { return }
-            state.connections[fd]?.inFlight -= 1
-            let wasBlocked = state.connections[fd]?.isReading == false
-            updateInterest(fd, &state)
-            // Lines already buffered by the framer are handed on once the client may send again.
-            if wasBlocked, state.connections[fd]?.isReading == true { read(fd, &state) }
-            // After a half-close: hand on the lines still buffered, or close once the last one is answered.
-            else if state.connections[fd]?.hasReadEnd == true { read(fd, &state) }
-        case .close(let id):
-            guard let fd = state.descriptors[id] else { return }
-            state.connections[fd]?.isClosing = true
-            flush(fd, &state)
-        }
+        if state.acceptPausedUntil != nil, !isStopping { resumeAccepting(&state) }
     }
 }

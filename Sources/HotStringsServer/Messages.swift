@@ -7,7 +7,7 @@ package typealias ConnectionID = UInt64
 /// What the I/O thread tells the server core.
 enum CoreInput: Sendable {
     /// A client connected and passed the peer check.
-    case opened(ConnectionID, PeerCredentials)
+    case opened(ConnectionID)
     /// One request line (without its newline).
     case request(ConnectionID, [UInt8])
     /// The client is gone.
@@ -32,6 +32,4 @@ enum IOCommand: Sendable {
     case snapshot(ConnectionID, [UInt8])
     /// A request of this client has been answered (it may send more).
     case requestDone(ConnectionID)
-    /// Close after writing what is queued.
-    case close(ConnectionID)
 }

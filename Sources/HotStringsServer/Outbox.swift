@@ -5,7 +5,7 @@
 /// what it asked for (responses, the `resync` line, snapshots) is neither counted nor ever dropped, so a
 /// snapshot bigger than the cap, or answers waiting to be read, do not make the next event an overflow.
 /// A client over the cap loses its event backlog and is sent `resync` (`slow-client`) and, once it has
-/// read that, a fresh snapshot; a client that overflows again before it has caught up is closed.
+/// read that, a fresh snapshot; events for it are skipped until then (the snapshot replaces them).
 struct Outbox {
     /// Where the client is in the slow-client policy.
     enum Phase: Equatable {
@@ -24,8 +24,6 @@ struct Outbox {
         case skipped
         /// The cap was crossed: the backlog is gone and the server must queue `resync`.
         case overflowed
-        /// The cap was crossed again while catching up: close the connection.
-        case hopeless
     }
 
     let limit: Int
@@ -34,8 +32,9 @@ struct Outbox {
     private var head = 0
     private var offset = 0
     private(set) var pendingBytes = 0
-    /// The part of `pendingBytes` the client asked for, which the cap does not count.
-    private var requestedBytes = 0
+    /// The part of `pendingBytes` the client asked for (answers), which the event cap does not count; the
+    /// I/O loop caps it separately (`IOLoop.Limits.answerBytesSoftCap` and `answerBytesHardCap`).
+    private(set) var requestedBytes = 0
 
     private struct Chunk {
         var bytes: [UInt8]
@@ -80,11 +79,6 @@ struct Outbox {
     /// Back to normal after the fresh snapshot was queued.
     mutating func endResync() {
         phase = .current
-    }
-
-    /// Whether a second overflow happened while catching up (checked when queuing more for a resyncing client).
-    mutating func overflowWhileResyncing(_ extra: Int) -> Bool {
-        phase == .resyncing && pendingBytes + extra > limit
     }
 
     /// Writes as much as `write` takes; returns whether everything was written.

@@ -23,14 +23,15 @@ package struct PeerCredentials: Sendable, Hashable {
 /// Every descriptor made here is close-on-exec; listeners and accepted connections are non-blocking.
 package enum UnixSocket {
     /// Creates a listening socket at `path` with `socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC)`,
-    /// `bind`, `chmod` and `listen`.
+    /// `bind` and `listen`.
     ///
-    /// The mode is set before `listen`, so no one can connect while the file still has the umask's mode.
+    /// The file gets `mode` from the umask, set to `~mode` around `bind`: the mode is never changed by path
+    /// afterwards (a `chmod` by path could follow a link swapped in meanwhile). The umask is process-wide, so
+    /// call this before other threads create files. The file exists with its final mode before `listen`.
     /// Nothing is replaced: a file at `path`, stale or not, makes `bind` fail (see `isListening(atPath:)`).
     /// The socket file stays after `close`; the caller removes it.
     /// - Throws: `SystemError` naming `path`: from `bind` (`.addressInUse` when something is there,
-    ///   `.nameTooLong` past 107 bytes), `chmod` or `listen`; the file is removed when a step after `bind`
-    ///   fails.
+    ///   `.nameTooLong` past 107 bytes) or `listen`; the file is removed when `listen` fails.
     package static func listen(atPath path: String, mode: UInt32 = 0o600, backlog: Int32 = 1024)
         throws(SystemError) -> Int32
     {
@@ -38,9 +39,11 @@ package enum UnixSocket {
         let fd = try makeSocket(SOCK_STREAM, nonBlocking: true)
         var isBound = false
         do throws(SystemError) {
-            _ = try retryingOnInterrupt { address.withSocketAddress { bind(fd, $0, $1) } }.get("bind", path: path)
+            let previousMask = umask(mode_t(~mode & 0o777))
+            let bound = retryingOnInterrupt { address.withSocketAddress { bind(fd, $0, $1) } }
+            umask(previousMask)
+            _ = try bound.get("bind", path: path)
             isBound = true
-            _ = try retryingOnInterrupt { chmod(path, mode) }.get("chmod", path: path)
             _ = try retryingOnInterrupt { Glibc.listen(fd, backlog) }.get("listen", path: path)
             return fd
         } catch {

@@ -1,0 +1,201 @@
+import HotStringsProtocol
+import LinuxSystem
+
+extension IOLoop {
+    // MARK: - Reading: one bounded turn per connection per pass
+
+    /// Gives each connection due a turn exactly one, in order; those with lines left queue for the next pass.
+    func readPass(_ state: inout State) {
+        let due = state.turns
+        state.turns = []
+        for fd in due { state.connections[fd]?.hasTurnQueued = false }
+        for fd in due { takeTurn(fd, &state) }
+    }
+
+    /// Whether the connection may have more of its requests handed to the core now.
+    func mayTakeRequests(_ connection: Connection, _ limits: Limits) -> Bool {
+        !connection.isClosing && connection.inFlight < limits.requestsInFlight
+            && connection.outbox.requestedBytes < limits.answerBytesSoftCap
+    }
+
+    private func takeTurn(_ fd: Int32, _ state: inout State) {
+        guard var connection = state.connections[fd], mayTakeRequests(connection, state.limits) else { return }
+        var budget = state.limits.linesPerTurn
+        var isTooLarge = handOnLines(&connection, budget: &budget, state.limits)
+        if !isTooLarge, budget > 0, !connection.mayHoldLines, !connection.hasReadEnd {
+            switch SocketIO.receive(fd, into: &state.readBuffer) {
+            case .bytes(let count):
+                state.readBuffer.withUnsafeBytes {
+                    connection.framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count]))
+                }
+                connection.mayHoldLines = true
+                isTooLarge = handOnLines(&connection, budget: &budget, state.limits)
+            case .closed:
+                // End of file may be a half-close (`printf … | nc -N`): the requests before it still get
+                // answers. A peer that is gone entirely shows up as a hang-up or a failed write.
+                connection.hasReadEnd = true
+            case .wouldBlock:
+                break
+            case .failed:
+                state.connections[fd] = connection
+                close(fd, &state)
+                return
+            }
+        }
+        if isTooLarge {
+            connection.outbox.enqueueRegardless(ResponseEncoder.failure(id: nil, .tooLarge()))
+            connection.isClosing = true
+        }
+        // All sent is answered: nothing in flight and no complete line left in the framer.
+        if connection.hasReadEnd, connection.inFlight == 0, !connection.mayHoldLines { connection.isClosing = true }
+        if connection.isClosing { state.needsFlush.insert(fd) }
+        state.connections[fd] = connection
+        queueTurnIfLinesWait(fd, &state)
+        updateInterest(fd, &state)
+    }
+
+    /// Hands complete lines to the core while the turn's budget and the connection's limits allow; returns
+    /// whether a line was too long. Every line, an empty one too, costs one unit of the budget.
+    private func handOnLines(_ connection: inout Connection, budget: inout Int, _ limits: Limits) -> Bool {
+        while budget > 0, connection.mayHoldLines, mayTakeRequests(connection, limits) {
+            guard let line = connection.framer.nextLine() else {
+                connection.mayHoldLines = false
+                break
+            }
+            budget -= 1
+            switch line {
+            case .success(let bytes):
+                guard !bytes.isEmpty else { continue }
+                connection.inFlight += 1
+                toCore(.request(connection.id, bytes))
+            case .failure:
+                connection.mayHoldLines = false
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Queues a turn in the next pass for a connection whose framer holds lines it may now hand on (the
+    /// kernel does not report those), or that half-closed and may now be finished.
+    func queueTurnIfLinesWait(_ fd: Int32, _ state: inout State) {
+        guard let connection = state.connections[fd], !connection.hasTurnQueued,
+              connection.mayHoldLines || connection.hasReadEnd,
+              mayTakeRequests(connection, state.limits) else { return }
+        state.connections[fd]?.hasTurnQueued = true
+        state.turns.append(fd)
+    }
+
+    /// Reads only what can be handed on: a client at its in-flight limit, over its answer cap, or with lines
+    /// still waiting in its framer is not read (its requests would queue answers without limit).
+    func updateInterest(_ fd: Int32, _ state: inout State) {
+        guard var connection = state.connections[fd] else { return }
+        let wantsRead = mayTakeRequests(connection, state.limits) && !connection.hasReadEnd
+            && !connection.mayHoldLines && connection.outbox.pendingBytes < state.limits.outboxBytes
+        let wantsWrite = !connection.outbox.isEmpty
+        guard wantsRead != connection.isReading || wantsWrite != connection.isWriting else { return }
+        var interest: EventPoller.Interest = []
+        if wantsRead { interest.insert(.readable) }
+        if wantsWrite { interest.insert(.writable) }
+        connection.isReading = wantsRead
+        connection.isWriting = wantsWrite
+        state.connections[fd] = connection
+        try? poller.modify(fd, interest: interest)
+    }
+
+    // MARK: - Writing
+
+    /// Writes what each connection in `needsFlush` has queued, as far as its socket takes it.
+    func flushPass(_ state: inout State) {
+        let due = state.needsFlush
+        state.needsFlush = []
+        for fd in due { flush(fd, &state) }
+    }
+
+    private func flush(_ fd: Int32, _ state: inout State) {
+        guard state.connections[fd] != nil else { return }
+        // The outbox is written in place (a copy would duplicate its chunk list on every event and client).
+        var isGone = false
+        let isEmpty = state.connections[fd]!.outbox.flush { bytes in
+            switch SocketIO.transmit(fd, bytes) {
+            case .bytes(let count): return count
+            case .wouldBlock: return 0
+            case .closed, .failed:
+                isGone = true
+                return 0
+            }
+        }
+        guard !isGone, var connection = state.connections[fd] else {
+            close(fd, &state)
+            return
+        }
+        if isEmpty, connection.isClosing {
+            close(fd, &state)
+            return
+        }
+        if isEmpty, connection.outbox.phase == .resyncing, !connection.hasReportedCaughtUp {
+            connection.hasReportedCaughtUp = true
+            toCore(.caughtUp(connection.id))
+        }
+        state.connections[fd] = connection
+        // Below the answer cap again: lines the framer held while paused get their turn.
+        queueTurnIfLinesWait(fd, &state)
+        updateInterest(fd, &state)
+    }
+
+    // MARK: - Commands from the core
+
+    func apply(_ command: IOCommand, _ state: inout State) {
+        switch command {
+        case .send(let id, let bytes):
+            guard let fd = state.descriptors[id] else { return }
+            queueAnswer(bytes, fd, &state)
+        case .broadcast(let bytes, let ids):
+            for id in ids {
+                guard let fd = state.descriptors[id], state.connections[fd] != nil else { continue }
+                switch state.connections[fd]!.outbox.enqueue(bytes) {
+                case .queued, .skipped:
+                    state.needsFlush.insert(fd)
+                case .overflowed:
+                    state.connections[fd]!.overflows += 1
+                    if state.connections[fd]!.overflows >= state.limits.overflowsBeforeClosing {
+                        close(fd, &state)
+                    } else {
+                        toCore(.overflowed(id))
+                        state.needsFlush.insert(fd)
+                    }
+                }
+            }
+        case .resync(let id, let line):
+            guard let fd = state.descriptors[id] else { return }
+            state.connections[fd]?.outbox.beginResync(line)
+            state.connections[fd]?.hasReportedCaughtUp = false
+            state.needsFlush.insert(fd)
+        case .snapshot(let id, let bytes):
+            guard let fd = state.descriptors[id] else { return }
+            state.connections[fd]?.outbox.enqueueRegardless(bytes)
+            state.connections[fd]?.outbox.endResync()
+            state.needsFlush.insert(fd)
+        case .requestDone(let id):
+            guard let fd = state.descriptors[id], state.connections[fd] != nil else { return }
+            state.connections[fd]?.inFlight -= 1
+            // Lines already buffered by the framer, or the end of a half-closed client, get a turn.
+            queueTurnIfLinesWait(fd, &state)
+            updateInterest(fd, &state)
+        }
+    }
+
+    /// Queues an answer; a client whose unsent answers would pass the hard cap is closed instead.
+    private func queueAnswer(_ bytes: [UInt8], _ fd: Int32, _ state: inout State) {
+        guard let connection = state.connections[fd] else { return }
+        let unsent = connection.outbox.requestedBytes
+        if unsent > 0, unsent + bytes.count > state.limits.answerBytesHardCap {
+            Log.warning("closing client \(connection.id): \(unsent + bytes.count) bytes of answers unread, "
+                + "over the \(state.limits.answerBytesHardCap)-byte cap")
+            close(fd, &state)
+            return
+        }
+        state.connections[fd]?.outbox.enqueueRegardless(bytes)
+        state.needsFlush.insert(fd)
+    }
+}
