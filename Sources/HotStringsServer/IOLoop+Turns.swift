@@ -2,88 +2,104 @@ import HotStringsProtocol
 import LinuxSystem
 
 extension IOLoop {
-    // MARK: - Reading: one bounded turn per connection per pass
+    // MARK: - Reading: one bounded read per ready connection per pass
 
-    /// Gives each connection due a turn exactly one, in order; those with lines left queue for the next pass.
+    /// Reads once from each connection the poller reported, in its order.
     func readPass(_ state: inout State) {
         let due = state.turns
         state.turns = []
-        for fd in due { state.connections[fd]?.hasTurnQueued = false }
-        for fd in due { takeTurn(fd, &state) }
+        for fd in due { readTurn(fd, &state) }
     }
 
-    /// Whether the connection may have more of its requests handed to the core now.
+    /// Whether the connection may have more of its requests handed to the core now (its own limits).
     func mayTakeRequests(_ connection: Connection, _ limits: Limits) -> Bool {
         !connection.isClosing && connection.inFlight < limits.requestsInFlight
             && connection.outbox.requestedBytes < limits.answerBytesSoftCap
     }
 
-    private func takeTurn(_ fd: Int32, _ state: inout State) {
-        guard var connection = state.connections[fd], mayTakeRequests(connection, state.limits) else { return }
-        var budget = state.limits.linesPerTurn
-        var isTooLarge = handOnLines(&connection, budget: &budget, state.limits)
-        if !isTooLarge, budget > 0, !connection.mayHoldLines, !connection.hasReadEnd {
-            switch SocketIO.receive(fd, into: &state.readBuffer) {
-            case .bytes(let count):
-                state.readBuffer.withUnsafeBytes {
-                    connection.framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count]))
-                }
-                connection.mayHoldLines = true
-                isTooLarge = handOnLines(&connection, budget: &budget, state.limits)
-            case .closed:
-                // End of file may be a half-close (`printf … | nc -N`): the requests before it still get
-                // answers. A peer that is gone entirely shows up as a hang-up or a failed write.
-                connection.hasReadEnd = true
-            case .wouldBlock:
-                break
-            case .failed:
-                state.connections[fd] = connection
-                close(fd, &state)
-                return
+    private func readTurn(_ fd: Int32, _ state: inout State) {
+        guard var connection = state.connections[fd], mayTakeRequests(connection, state.limits),
+              !connection.mayHoldLines, !connection.hasReadEnd else { return }
+        switch SocketIO.receive(fd, into: &state.readBuffer) {
+        case .bytes(let count):
+            state.readBuffer.withUnsafeBytes {
+                connection.framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count]))
             }
+            connection.mayHoldLines = true
+        case .closed:
+            // End of file may be a half-close (`printf … | nc -N`): the requests before it still get
+            // answers. A peer that is gone entirely shows up as a hang-up or a failed write.
+            connection.hasReadEnd = true
+        case .wouldBlock:
+            break
+        case .failed:
+            close(fd, &state)
+            return
         }
-        if isTooLarge {
-            connection.outbox.enqueueRegardless(ResponseEncoder.failure(id: nil, .tooLarge()))
-            connection.isClosing = true
-        }
-        // All sent is answered: nothing in flight and no complete line left in the framer.
-        if connection.hasReadEnd, connection.inFlight == 0, !connection.mayHoldLines { connection.isClosing = true }
-        if connection.isClosing { state.needsFlush.insert(fd) }
         state.connections[fd] = connection
-        queueTurnIfLinesWait(fd, &state)
+        awaitCore(fd, &state)
+        finishIfAllAnswered(fd, &state)
         updateInterest(fd, &state)
     }
 
-    /// Hands complete lines to the core while the turn's budget and the connection's limits allow; returns
-    /// whether a line was too long. Every line, an empty one too, costs one unit of the budget.
-    private func handOnLines(_ connection: inout Connection, budget: inout Int, _ limits: Limits) -> Bool {
-        while budget > 0, connection.mayHoldLines, mayTakeRequests(connection, limits) {
+    // MARK: - Handing requests to the core, round-robin
+
+    /// Hands requests to the core while its backlog has room: one per connection at a time, in queue order.
+    func dispatchPass(_ state: inout State) {
+        while state.coreInFlight < state.limits.coreBacklog, let fd = state.awaitingCore.popFirst() {
+            state.connections[fd]?.isAwaitingCore = false
+            dispatchOne(fd, &state)
+        }
+    }
+
+    /// Hands on the connection's next request, skipping (and counting) up to `linesPerTurn` empty lines;
+    /// then it goes to the back of the queue if it has more.
+    private func dispatchOne(_ fd: Int32, _ state: inout State) {
+        guard var connection = state.connections[fd], mayTakeRequests(connection, state.limits) else { return }
+        var budget = state.limits.linesPerTurn
+        var isTooLarge = false
+        while budget > 0 {
             guard let line = connection.framer.nextLine() else {
                 connection.mayHoldLines = false
                 break
             }
             budget -= 1
-            switch line {
-            case .success(let bytes):
+            if case .success(let bytes) = line {
                 guard !bytes.isEmpty else { continue }
                 connection.inFlight += 1
+                state.coreInFlight += 1
                 toCore(.request(connection.id, bytes))
-            case .failure:
+            } else {
                 connection.mayHoldLines = false
-                return true
+                isTooLarge = true
             }
+            break
         }
-        return false
+        if isTooLarge {
+            connection.outbox.enqueueRegardless(ResponseEncoder.failure(id: nil, .tooLarge()))
+            connection.isClosing = true
+            state.needsFlush.insert(fd)
+        }
+        state.connections[fd] = connection
+        awaitCore(fd, &state)
+        finishIfAllAnswered(fd, &state)
+        updateInterest(fd, &state)
     }
 
-    /// Queues a turn in the next pass for a connection whose framer holds lines it may now hand on (the
-    /// kernel does not report those), or that half-closed and may now be finished.
-    func queueTurnIfLinesWait(_ fd: Int32, _ state: inout State) {
-        guard let connection = state.connections[fd], !connection.hasTurnQueued,
-              connection.mayHoldLines || connection.hasReadEnd,
+    /// Puts a connection with complete lines it may hand on at the back of the queue for the core.
+    func awaitCore(_ fd: Int32, _ state: inout State) {
+        guard let connection = state.connections[fd], !connection.isAwaitingCore, connection.mayHoldLines,
               mayTakeRequests(connection, state.limits) else { return }
-        state.connections[fd]?.hasTurnQueued = true
-        state.turns.append(fd)
+        state.connections[fd]?.isAwaitingCore = true
+        state.awaitingCore.append(fd)
+    }
+
+    /// A half-closed client whose requests are all answered is closed once its answers are written.
+    func finishIfAllAnswered(_ fd: Int32, _ state: inout State) {
+        guard let connection = state.connections[fd], connection.hasReadEnd, !connection.isClosing,
+              connection.inFlight == 0, !connection.mayHoldLines else { return }
+        state.connections[fd]?.isClosing = true
+        state.needsFlush.insert(fd)
     }
 
     /// Reads only what can be handed on: a client at its in-flight limit, over its answer cap, or with lines
@@ -138,8 +154,8 @@ extension IOLoop {
             toCore(.caughtUp(connection.id))
         }
         state.connections[fd] = connection
-        // Below the answer cap again: lines the framer held while paused get their turn.
-        queueTurnIfLinesWait(fd, &state)
+        // Below the answer cap again: lines the framer held while paused wait for the core again.
+        awaitCore(fd, &state)
         updateInterest(fd, &state)
     }
 
@@ -179,8 +195,10 @@ extension IOLoop {
         case .requestDone(let id):
             guard let fd = state.descriptors[id], state.connections[fd] != nil else { return }
             state.connections[fd]?.inFlight -= 1
-            // Lines already buffered by the framer, or the end of a half-closed client, get a turn.
-            queueTurnIfLinesWait(fd, &state)
+            state.coreInFlight -= 1
+            // Lines already buffered by the framer wait for the core again; a half-closed client may be done.
+            awaitCore(fd, &state)
+            finishIfAllAnswered(fd, &state)
             updateInterest(fd, &state)
         }
     }

@@ -8,11 +8,13 @@ import Synchronization
 /// `Outbox`, and writable interest is asked for only while something waits. Work that needs the store
 /// goes to the core as `CoreInput`; the core answers with `IOCommand`s, handed over under a lock.
 ///
-/// Each pass of the loop waits once, applies the core's commands, then gives every connection with input
-/// one turn (at most `Limits.linesPerTurn` lines, empty ones included, and one read of
-/// `Limits.bytesPerTurn`), in the order they became ready, then writes to every connection with bytes
-/// queued. A connection with lines left over waits for its next turn in the next pass: no client is read
-/// until it is exhausted while others wait.
+/// Each pass of the loop waits once, applies the core's commands, reads once (at most `Limits.bytesPerTurn`)
+/// from every ready connection whose earlier lines are all handed on, hands requests to the core, then
+/// writes to every connection with bytes queued. Requests go to the core round-robin: connections with
+/// complete lines wait in one queue, each hands on one request (skipping at most `Limits.linesPerTurn`
+/// empty lines) and goes to the back, and no more than `Limits.coreBacklog` requests wait in the core at
+/// once. So one client's flood, of requests or of empty lines, delays another's request by about one
+/// request per busy client, not by the whole flood.
 final class IOLoop: Sendable {
     /// Per-connection limits, and what happens past each.
     struct Limits: Sendable {
@@ -24,6 +26,8 @@ final class IOLoop: Sendable {
         var overflowsBeforeClosing = 3
         /// Lines (empty ones count) taken from one connection per turn.
         var linesPerTurn = 32
+        /// Requests of all clients handed to the core and not answered yet; more wait in their framers.
+        var coreBacklog = 16
         /// Bytes read from one connection per turn (one `read`).
         var bytesPerTurn = 64 << 10
         /// Unsent answer bytes past which a client's requests are no longer read, until it has read them.
@@ -96,9 +100,8 @@ final class IOLoop: Sendable {
                 }
                 if state.connections.isEmpty || ContinuousClock.now >= deadline { return }
             }
-            // Connections with lines left from their last turn must not wait for the kernel to report more.
             let wakeAt = [deadline, state.acceptPausedUntil].compactMap { $0 }.min()
-            let timeout: Duration? = state.turns.isEmpty ? wakeAt.map { max(.zero, $0 - .now) } : .zero
+            let timeout: Duration? = wakeAt.map { max(.zero, $0 - .now) }
             let ready: [EventPoller.Ready]
             do {
                 ready = try poller.wait(timeout: timeout)
@@ -124,6 +127,7 @@ final class IOLoop: Sendable {
                 if event.isWritable { state.needsFlush.insert(event.fd) }
             }
             readPass(&state)
+            dispatchPass(&state)
             flushPass(&state)
         }
     }
@@ -144,8 +148,8 @@ final class IOLoop: Sendable {
         var hasReadEnd = false
         /// The framer may hold complete lines (set by every append, cleared when `nextLine` finds none).
         var mayHoldLines = false
-        /// Already queued for a turn in the coming read pass.
-        var hasTurnQueued = false
+        /// In the queue of connections waiting to hand a request to the core.
+        var isAwaitingCore = false
     }
 
     struct State {
@@ -155,8 +159,12 @@ final class IOLoop: Sendable {
         var nextID: ConnectionID = 1
         /// Set while accepting fails for lack of descriptors: the listener is out of the poller until then.
         var acceptPausedUntil: ContinuousClock.Instant?
-        /// Connections due a read turn in the next pass, in the order they became due.
+        /// Connections the poller reported readable in this pass, in its order.
         var turns: [Int32] = []
+        /// Connections with complete lines, waiting for room in the core's backlog, first come first served.
+        var awaitingCore = FairQueue()
+        /// Requests handed to the core and not yet answered, over all connections.
+        var coreInFlight = 0
         /// Connections with bytes to write (or a close to finish) in the next flush pass.
         var needsFlush: Set<Int32> = []
         /// The buffer every read goes into (one, reused).
@@ -210,6 +218,8 @@ final class IOLoop: Sendable {
     func close(_ fd: Int32, _ state: inout State) {
         guard let connection = state.connections.removeValue(forKey: fd) else { return }
         state.descriptors[connection.id] = nil
+        // Its answers will not come back as `requestDone` (the ID is gone), so its share is released now.
+        state.coreInFlight -= connection.inFlight
         state.needsFlush.remove(fd)
         poller.remove(fd)
         SocketIO.close(fd)

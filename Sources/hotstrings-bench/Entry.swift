@@ -17,6 +17,7 @@ struct HotStringsBench {
     /// Modes used by the suites themselves (child processes), not listed by `--help`.
     static var hiddenSuites: [any BenchmarkSuite.Type] { [
         ParseMemoryProbe.self,
+        FanOutRelayProcess.self,
     ] }
 
     static func main() {

@@ -64,7 +64,9 @@ struct ServeSuite: BenchmarkSuite {
                 print("  bar 10,000 held in <= 200 MB: \(result.residentGrowth <= 200_000_000 ? "PASS" : "FAIL")")
                 passes = passes && result.residentGrowth <= 200_000_000
             }
+            passes = try FanOut.compareWithRelay(result, subscribers: count) && passes
         }
+        passes = try FairnessBenchmark.run(daemon: daemon) && passes
 
         let rate = try GetRate.measure(daemon: daemon, requests: gets)
         print(String(format: "get: %.0f round trips per second on one connection", rate))
@@ -259,6 +261,8 @@ enum FanOut {
         var lastSeconds: Double
         var maximumLastSeconds: Double
         var residentGrowth: Int
+        /// The size of the reload line each subscriber read.
+        var eventBytes: Int
     }
 
     static let rounds = 11
@@ -281,6 +285,7 @@ enum FanOut {
         var lasts: [Double] = []
         var firsts: [Double] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var eventBytes = 0
         for _ in 0..<rounds {
             for fd in descriptors { try poller.add(fd, interest: .readable) }
             var remaining = Set(descriptors)
@@ -294,7 +299,7 @@ enum FanOut {
                 guard !ready.isEmpty else { throw UsageError("\(remaining.count) subscribers never got the event") }
                 for event in ready where remaining.contains(event.fd) {
                     // The whole line (a few KB) in one read, so the next round starts from an empty socket.
-                    _ = try buffer.withUnsafeMutableBytes { try SocketIO.read(event.fd, into: $0) }
+                    if case .bytes(let count) = SocketIO.receive(event.fd, into: &buffer) { eventBytes = count }
                     remaining.remove(event.fd)
                     poller.remove(event.fd)
                     if first == nil { first = (ContinuousClock.now - start).seconds }
@@ -306,7 +311,7 @@ enum FanOut {
         }
         poller.close()
         return Result(firstSeconds: Measure.median(firsts), lastSeconds: Measure.median(lasts),
-                      maximumLastSeconds: lasts.max() ?? 0, residentGrowth: growth)
+                      maximumLastSeconds: lasts.max() ?? 0, residentGrowth: growth, eventBytes: eventBytes)
     }
 
     private static func readUntilNewline(_ fd: Int32) throws {

@@ -1,0 +1,80 @@
+import Foundation
+import LinuxSystem
+import Synchronization
+
+/// The fairness figure: a `get` round trip while another client floods the daemon with pipelined requests,
+/// next to the same `get` on the idle daemon, in the same run.
+enum FairnessBenchmark {
+    static let samples = 500
+
+    /// Prints both medians and p99s and returns whether the flooded median is within 2x + 1 ms of the idle one.
+    static func run(daemon: Daemon) throws -> Bool {
+        let idle = try roundTrips(daemon)
+        let flood = try Flood(socket: daemon.socket)
+        defer { flood.stop() }
+        flood.waitUntilFlowing()
+        let flooded = try roundTrips(daemon)
+        let (idleMedian, floodedMedian) = (Measure.median(idle), Measure.median(flooded))
+        print(String(format: "get round trip while another client pipelines table requests, %d gets (ms): "
+                     + "idle p50 %.3f p99 %.3f; flooded p50 %.3f p99 %.3f; %.2fx", samples,
+                     idleMedian * 1e3, WatchSuite.percentile(idle, 0.99) * 1e3,
+                     floodedMedian * 1e3, WatchSuite.percentile(flooded, 0.99) * 1e3, floodedMedian / idleMedian))
+        let passes = floodedMedian <= 2 * idleMedian + 0.001
+        print("  bar flooded p50 <= 2x idle + 1 ms: \(passes ? "PASS" : "FAIL")")
+        return passes
+    }
+
+    private static func roundTrips(_ daemon: Daemon) throws -> [Double] {
+        let connection = try LineConnection(path: daemon.socket)
+        var seconds: [Double] = []
+        for index in 0..<samples {
+            let start = ContinuousClock.now
+            try connection.send(#"{"id":\#(index),"op":"get","key":"key.7","language":"de"}"#)
+            _ = try connection.readLine()
+            seconds.append((ContinuousClock.now - start).seconds)
+        }
+        return seconds
+    }
+
+    /// A client writing pipelined `table` requests on one thread and reading the answers on another.
+    final class Flood: Sendable {
+        let fd: Int32
+        private let sent = Atomic<Int>(0)
+        private let isStopped = Atomic<Bool>(false)
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(socket path: String) throws {
+            fd = try UnixSocket.connect(toPath: path)
+            let request = Array(#"{"id":1,"op":"table","language":"de"}"#.utf8) + [0x0A]
+            let batch = Array([[UInt8]](repeating: request, count: 100).joined())
+            Thread.detachNewThread { [self] in
+                while !isStopped.load(ordering: .relaxed) {
+                    guard let count = try? Descriptor.write(batch, to: fd), count > 0 else { break }
+                    sent.add(count, ordering: .relaxed)
+                }
+                finished.signal()
+            }
+            Thread.detachNewThread { [self] in
+                while let bytes = try? Descriptor.read(from: fd, maximumCount: 1 << 16), !bytes.isEmpty {}
+                finished.signal()
+            }
+        }
+
+        /// Waits (up to 10 s) until the daemon has taken a few hundred requests.
+        func waitUntilFlowing() {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while sent.load(ordering: .relaxed) < 64 << 10, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+
+        /// Stops both threads (shutting the socket down wakes a blocked read or write) and closes it.
+        func stop() {
+            isStopped.store(true, ordering: .relaxed)
+            _ = shutdown(fd, Int32(SHUT_RDWR))
+            finished.wait()
+            finished.wait()
+            SocketIO.close(fd)
+        }
+    }
+}
