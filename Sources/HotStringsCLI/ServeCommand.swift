@@ -12,10 +12,21 @@ struct ServeCommand: Command {
             Watches BUNDLE (default: the current directory) and answers the HotStrings protocol \
             (docs/PROTOCOL.md) on a Unix socket: --socket, else $HOTSTRINGS_SOCKET, else \
             $XDG_RUNTIME_DIR/hotstrings.sock, else /tmp/hotstrings-<uid>.sock. Subscribers get one reload \
-            event per settled change. Only the daemon's own user and root may connect unless --allow-uid \
-            names more. A second daemon on the same socket is refused; a stale socket file left by a crash \
-            is replaced; the file is removed on exit. The selected app language is saved in --state-dir \
+            event per settled change. The selected app language is saved in --state-dir \
             ($XDG_STATE_HOME/hotstrings, else ~/.local/state/hotstrings) and restored at start.
+
+            Trust: only the daemon's own user and root may connect unless --allow-uid names more. The \
+            socket's directory must belong to this user or root and not be writable by others unless it \
+            has the sticky bit (/tmp). <socket>.lock is locked (flock) while the daemon runs, so a second \
+            daemon on the same path is refused. Only a socket of this user that nothing listens on (left \
+            by a crash) is replaced: a regular file, a link or another user's socket at the path makes \
+            serve refuse to start. The mode (--socket-mode) is set through the umask at bind. At exit the \
+            socket is removed only if it is still this daemon's.
+
+            Limits per client: request lines up to 64 KiB (longer: too_large, then closed); 64 requests \
+            in flight; unread answers over 1 MiB pause reading its requests, over 16 MiB close it; unread \
+            events over --client-buffer drop its backlog for a resync. Requests from all clients are taken \
+            round-robin, so one client's flood does not delay the others.
 
             Signals: SIGTERM and SIGINT stop the daemon after clients have read what was queued for them \
             (up to a second); SIGHUP rescans the bundle. Under systemd it sends READY=1 once the first scan \
