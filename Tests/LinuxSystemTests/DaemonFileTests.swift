@@ -67,9 +67,11 @@ struct DaemonFileTests {
         #expect(SocketIO.receive(left, into: &buffer) == .wouldBlock)
         #expect(Array("hi\n".utf8).withUnsafeBytes { SocketIO.transmit(right, $0) } == .bytes(3))
         #expect(SocketIO.receive(left, into: &buffer) == .bytes(3))
-        SocketIO.close(right)
+        // shutdown rather than close: a concurrent test's fork may hold a copy of `right` until its exec.
+        _ = shutdown(right, Int32(SHUT_RDWR))
         #expect(SocketIO.receive(left, into: &buffer) == .closed)
         #expect(Array("x".utf8).withUnsafeBytes { SocketIO.transmit(left, $0) } == .closed)
+        SocketIO.close(right)
         SocketIO.close(left)
     }
 }
