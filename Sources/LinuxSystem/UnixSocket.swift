@@ -25,9 +25,11 @@ package enum UnixSocket {
     /// Creates a listening socket at `path` with `socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC)`,
     /// `bind` and `listen`.
     ///
-    /// The file gets `mode` from the umask, set to `~mode` around `bind`: the mode is never changed by path
-    /// afterwards (a `chmod` by path could follow a link swapped in meanwhile). The umask is process-wide, so
-    /// call this before other threads create files. The file exists with its final mode before `listen`.
+    /// The file is created by `bind` with its final `mode`: `fchmod` on the socket first (Linux gives the file
+    /// the socket's mode less the umask), and, only when the umask would remove bits of `mode`, the umask set
+    /// to `~mode` around `bind`. The mode is never changed by path afterwards (a `chmod` by path could follow
+    /// a link swapped in meanwhile). The umask is process-wide: when `mode` needs it changed, call this before
+    /// other threads create files. The file exists with its final mode before `listen`.
     /// Nothing is replaced: a file at `path`, stale or not, makes `bind` fail (see `isListening(atPath:)`).
     /// The socket file stays after `close`; the caller removes it.
     /// - Throws: `SystemError` naming `path`: from `bind` (`.addressInUse` when something is there,
@@ -39,9 +41,13 @@ package enum UnixSocket {
         let fd = try makeSocket(SOCK_STREAM, nonBlocking: true)
         var isBound = false
         do throws(SystemError) {
-            let previousMask = umask(mode_t(~mode & 0o777))
+            // Linux creates the file with the socket inode's mode less the umask. The inode's mode is set
+            // with fchmod on the descriptor; only when the umask would take bits away is it changed too.
+            _ = try retryingOnInterrupt { fchmod(fd, mode_t(mode)) }.get("fchmod", path: path)
+            let needsMask = (ProcessStatistics.fileCreationMask() ?? 0o777) & mode != 0
+            let previousMask = needsMask ? umask(mode_t(~mode & 0o777)) : 0
             let bound = retryingOnInterrupt { address.withSocketAddress { bind(fd, $0, $1) } }
-            umask(previousMask)
+            if needsMask { umask(previousMask) }
             _ = try bound.get("bind", path: path)
             isBound = true
             _ = try retryingOnInterrupt { Glibc.listen(fd, backlog) }.get("listen", path: path)
