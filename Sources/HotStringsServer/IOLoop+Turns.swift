@@ -78,9 +78,9 @@ extension IOLoop {
         if isTooLarge {
             connection.outbox.enqueueRegardless(ResponseEncoder.failure(id: nil, .tooLarge()))
             connection.isClosing = true
-            state.needsFlush.insert(fd)
         }
         state.connections[fd] = connection
+        if isTooLarge { state.markForFlush(fd) }
         awaitCore(fd, &state)
         finishIfAllAnswered(fd, &state)
         updateInterest(fd, &state)
@@ -99,7 +99,7 @@ extension IOLoop {
         guard let connection = state.connections[fd], connection.hasReadEnd, !connection.isClosing,
               connection.inFlight == 0, !connection.mayHoldLines else { return }
         state.connections[fd]?.isClosing = true
-        state.needsFlush.insert(fd)
+        state.markForFlush(fd)
     }
 
     /// Reads only what can be handed on: a client at its in-flight limit, over its answer cap, or with lines
@@ -121,11 +121,14 @@ extension IOLoop {
 
     // MARK: - Writing
 
-    /// Writes what each connection in `needsFlush` has queued, as far as its socket takes it.
+    /// Writes what each connection in `State.needsFlush` has queued, as far as its socket takes it.
     func flushPass(_ state: inout State) {
         let due = state.needsFlush
         state.needsFlush = []
-        for fd in due { flush(fd, &state) }
+        for fd in due {
+            state.connections[fd]?.isFlushQueued = false
+            flush(fd, &state)
+        }
     }
 
     private func flush(_ fd: Int32, _ state: inout State) {
@@ -171,14 +174,14 @@ extension IOLoop {
                 guard let fd = state.descriptors[id], state.connections[fd] != nil else { continue }
                 switch state.connections[fd]!.outbox.enqueue(bytes) {
                 case .queued, .skipped:
-                    state.needsFlush.insert(fd)
+                    state.markForFlush(fd)
                 case .overflowed:
                     state.connections[fd]!.overflows += 1
                     if state.connections[fd]!.overflows >= state.limits.overflowsBeforeClosing {
                         close(fd, &state)
                     } else {
                         toCore(.overflowed(id))
-                        state.needsFlush.insert(fd)
+                        state.markForFlush(fd)
                     }
                 }
             }
@@ -186,12 +189,12 @@ extension IOLoop {
             guard let fd = state.descriptors[id] else { return }
             state.connections[fd]?.outbox.beginResync(line)
             state.connections[fd]?.hasReportedCaughtUp = false
-            state.needsFlush.insert(fd)
+            state.markForFlush(fd)
         case .snapshot(let id, let bytes):
             guard let fd = state.descriptors[id] else { return }
             state.connections[fd]?.outbox.enqueueRegardless(bytes)
             state.connections[fd]?.outbox.endResync()
-            state.needsFlush.insert(fd)
+            state.markForFlush(fd)
         case .requestDone(let id):
             guard let fd = state.descriptors[id], state.connections[fd] != nil else { return }
             state.connections[fd]?.inFlight -= 1
@@ -214,6 +217,6 @@ extension IOLoop {
             return
         }
         state.connections[fd]?.outbox.enqueueRegardless(bytes)
-        state.needsFlush.insert(fd)
+        state.markForFlush(fd)
     }
 }

@@ -94,7 +94,7 @@ final class IOLoop: Sendable {
                     poller.remove(listener)
                     for fd in state.connections.keys {
                         state.connections[fd]?.isClosing = true
-                        state.needsFlush.insert(fd)
+                        state.markForFlush(fd)
                     }
                     flushPass(&state)
                 }
@@ -124,7 +124,7 @@ final class IOLoop: Sendable {
                     continue
                 }
                 if event.isReadable || event.isHangUp { state.turns.append(event.fd) }
-                if event.isWritable { state.needsFlush.insert(event.fd) }
+                if event.isWritable { state.markForFlush(event.fd) }
             }
             readPass(&state)
             dispatchPass(&state)
@@ -150,6 +150,8 @@ final class IOLoop: Sendable {
         var mayHoldLines = false
         /// In the queue of connections waiting to hand a request to the core.
         var isAwaitingCore = false
+        /// In `State.needsFlush`.
+        var isFlushQueued = false
     }
 
     struct State {
@@ -165,14 +167,22 @@ final class IOLoop: Sendable {
         var awaitingCore = FairQueue()
         /// Requests handed to the core and not yet answered, over all connections.
         var coreInFlight = 0
-        /// Connections with bytes to write (or a close to finish) in the next flush pass.
-        var needsFlush: Set<Int32> = []
+        /// Connections with bytes to write (or a close to finish) in the next flush pass, in the order they
+        /// got them (an array and a flag per connection: cheaper than a set for a broadcast to 10,000).
+        var needsFlush: [Int32] = []
         /// The buffer every read goes into (one, reused).
         var readBuffer: [UInt8]
 
         init(limits: Limits) {
             self.limits = limits
             readBuffer = [UInt8](repeating: 0, count: limits.bytesPerTurn)
+        }
+
+        /// Queues `fd` for the next flush pass, once.
+        mutating func markForFlush(_ fd: Int32) {
+            guard let connection = connections[fd], !connection.isFlushQueued else { return }
+            connections[fd]!.isFlushQueued = true
+            needsFlush.append(fd)
         }
     }
 
@@ -220,7 +230,6 @@ final class IOLoop: Sendable {
         state.descriptors[connection.id] = nil
         // Its answers will not come back as `requestDone` (the ID is gone), so its share is released now.
         state.coreInFlight -= connection.inFlight
-        state.needsFlush.remove(fd)
         poller.remove(fd)
         SocketIO.close(fd)
         connectionCount.subtract(1, ordering: .relaxed)
