@@ -30,7 +30,7 @@ public final class LiveStrings: Sendable {
     /// The table a lookup uses when none is named: `Localizable`.
     public static let defaultTable = "Localizable"
 
-    private let core: MirrorCore
+    let core: MirrorCore
     private let transport: any HotStringsTransport
 
     /// Starts a client of the daemon described by `configuration`; returns at once, without waiting for the
@@ -72,10 +72,12 @@ public final class LiveStrings: Sendable {
     ///
     /// Like `Bundle.localizedString(forKey:value:table:)`, a key found nowhere gives `value` when it is given
     /// and not empty, else the key itself. Never blocks on the daemon.
-    /// - Complexity: two hash lookups under a lock that writers hold only to swap in a new mirror.
+    /// - Complexity: one hash probe in an immutable table, without locks; the calling thread takes the new
+    ///   mirror (under a lock) once after each reload. The result is a new string that shares no storage with
+    ///   the mirror, so threads that look keys up at once do not contend on reference counts.
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                 value: String? = nil) -> String {
-        if let found = core.read({ $0.strings[table]?[key] }) { return found }
+        if let found = core.read({ $0.value(forKey: key, table: table) }) { return found }
         if let value, !value.isEmpty { return value }
         return key
     }
@@ -98,16 +100,16 @@ public final class LiveStrings: Sendable {
     // MARK: - Languages
 
     /// The language lookups start from (see the type's overview for how it is chosen).
-    public var currentLanguage: String { core.read { $0.language } }
+    public var currentLanguage: String { core.read { $0.status.language } }
 
     /// The languages the bundle has, without `Base`, sorted; empty until the daemon answered once.
-    public var supportedLanguages: [String] { core.read { $0.supportedLanguages } }
+    public var supportedLanguages: [String] { core.read { $0.status.supportedLanguages } }
 
     /// The app language selected through the daemon (by any program of the app), or nil.
-    public var selectedLanguage: String? { core.read { $0.selectedLanguage } }
+    public var selectedLanguage: String? { core.read { $0.status.selectedLanguage } }
 
     /// The bundle's development language, the last before `Base` in every chain (`en` until the daemon says).
-    public var developmentLanguage: String { core.read { $0.developmentLanguage } }
+    public var developmentLanguage: String { core.read { $0.status.developmentLanguage } }
 
     /// Selects the app language through the daemon, or clears the selection with nil.
     ///
@@ -152,10 +154,10 @@ public final class LiveStrings: Sendable {
     // MARK: - Connection
 
     /// Whether the client is connected to the daemon right now.
-    public var isConnected: Bool { core.read { $0.isConnected } }
+    public var isConnected: Bool { core.read { $0.status.isConnected } }
 
     /// Whether the mirror is current: connected, with a snapshot taken and no resynchronization pending.
-    public var isSynchronized: Bool { core.read { $0.isSynchronized } }
+    public var isSynchronized: Bool { core.read { $0.status.isSynchronized } }
 
     /// Waits until the mirror is synchronized; false when `timeout` passed first or the client stopped.
     public func waitUntilSynchronized(timeout: Duration) async -> Bool {

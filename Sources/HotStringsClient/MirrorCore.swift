@@ -1,30 +1,35 @@
 import Synchronization
 
-/// The engine and the view behind one `LiveStrings`, each in its own lock.
+/// The engine behind one `LiveStrings`, in a lock, and the snapshots readers see.
 ///
 /// Writers (the transport's thread, `overrideLanguage` callers) take the engine lock, compute the new view
-/// there, and publish it with one swap under the view lock, which is all readers ever wait for. The view
-/// that was replaced is destroyed after the view lock (see `PublishedValue`), so freeing a large table never
-/// stalls a reader. Hooks run after the locks, on the writer's thread.
+/// there, freeze it into a `MirrorSnapshot` (rebuilding only the tables that changed) and publish that; readers
+/// never take the engine lock, and take the publisher's only once per reload (see `SnapshotPublisher`). Hooks
+/// run after the locks, on the writer's thread, when the new snapshot is already published.
 final class MirrorCore: Sendable {
     private let engine: Mutex<MirrorEngine>
-    private let published: PublishedValue<MirrorView>
+    private let published: SnapshotPublisher
     let hooks = HookRegistry()
     private let transport: any HotStringsTransport
     private let isStopped = Atomic<Bool>(false)
     private let synchronization = Mutex<(nextID: UInt64, waiters: [UInt64: CheckedContinuation<Bool, Never>])>(
         (0, [:]))
 
-    init(engine: MirrorEngine, transport: any HotStringsTransport) {
-        self.published = PublishedValue(engine.view)
+    init(engine: consuming MirrorEngine, transport: any HotStringsTransport) {
+        let changed = engine.takeChangedTables()
+        self.published = SnapshotPublisher(MirrorSnapshot(engine.view, changed: changed, previous: nil))
         self.engine = Mutex(engine)
         self.transport = transport
     }
 
-    /// Reads the view under its lock; keep `body` short.
-    func read<T: Sendable>(_ body: (borrowing MirrorView) -> T) -> T {
+    /// Runs `body` with the current snapshot (not retained: it must not escape `body`).
+    @inline(__always)
+    func read<T>(_ body: (MirrorSnapshot) -> T) -> T {
         published.read(body)
     }
+
+    /// The snapshot readers get now, retained (for tests and the writer's side, not for lookups).
+    var snapshot: MirrorSnapshot { published.snapshot }
 
     /// Applies a transport event.
     func handle(_ event: TransportEvent) {
@@ -52,13 +57,13 @@ final class MirrorCore: Sendable {
     func waitUntilSynchronized(timeout: Duration) async -> Bool {
         await withCheckedContinuation { (waiter: CheckedContinuation<Bool, Never>) in
             let id = synchronization.withLock { state -> UInt64? in
-                if read({ $0.isSynchronized }) || isStopped.load(ordering: .acquiring) { return nil }
+                if read({ $0.status.isSynchronized }) || isStopped.load(ordering: .acquiring) { return nil }
                 state.nextID += 1
                 state.waiters[state.nextID] = waiter
                 return state.nextID
             }
             guard let id else {
-                waiter.resume(returning: read { $0.isSynchronized })
+                waiter.resume(returning: read { $0.status.isSynchronized })
                 return
             }
             Task { [weak self] in
@@ -72,7 +77,8 @@ final class MirrorCore: Sendable {
     private func update(_ body: (inout MirrorEngine) -> MirrorEngine.Outcome) {
         let (change, isSynchronized) = engine.withLock { engine in
             let outcome = body(&engine)
-            published.publish(engine.view)
+            let changed = engine.takeChangedTables()
+            published.publish(MirrorSnapshot(engine.view, changed: changed, previous: published.snapshot))
             // Sent under the engine lock so that commands from two writers reach the transport in the order
             // their states were computed.
             for command in outcome.commands { transport.send(command) }

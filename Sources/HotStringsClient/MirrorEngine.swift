@@ -58,6 +58,8 @@ struct MirrorEngine {
     private var tablesBeforeHandshake: [LocalizedTable: [String: String]] = [:]
     private(set) var chain: [String] = []
     private(set) var view: MirrorView
+    /// The view's tables that may have changed since `takeChangedTables()`; nil: any of them.
+    private var changedViewTables: Set<String>? = nil
 
     /// Creates an empty engine; `languages` and `tables` restrict the subscription, `environment` is the
     /// process environment whose gettext variables give the default language.
@@ -226,6 +228,13 @@ struct MirrorEngine {
         return changed
     }
 
+    /// The names of the view's tables that may differ from what they were at the previous call (nil: any may),
+    /// and starts collecting anew: a publisher rebuilds only those.
+    mutating func takeChangedTables() -> Set<String>? {
+        defer { changedViewTables = [] }
+        return changedViewTables
+    }
+
     // MARK: - Resolution
 
     /// Recomputes the chain and the view after an input; `touched` limits the work to those keys when only
@@ -235,8 +244,11 @@ struct MirrorEngine {
         var outcome = Outcome()
         let newChain = computeChain()
         var strings = view.strings
+        // The engine is then the only owner of the tables' storage, so that they change in place.
+        view.strings = [:]
         var keys: [String: Set<String>] = [:]
         if let touched, newChain == chain {
+            changedViewTables?.formUnion(touched.keys)
             for (table, names) in touched {
                 let (entries, changedKeys) = Self.resolve(names, table: table, chain: chain, in: tables,
                                                           into: strings.removeValue(forKey: table) ?? [:])
@@ -245,8 +257,10 @@ struct MirrorEngine {
             }
         } else {
             chain = newChain
+            let previous = strings
             strings = Self.build(chain: chain, from: tables)
-            keys = Self.differences(view.strings, strings)
+            keys = Self.differences(previous, strings)
+            changedViewTables = nil
         }
         if let required = requiredLanguages(), let subscribed = subscribedLanguages, !required.isSubset(of: subscribed),
            isConnected {

@@ -1,0 +1,78 @@
+/// One published version of the mirror, immutable: the tables readers look keys up in, and the status.
+///
+/// Readers reach it through `SnapshotPublisher` without retaining it, and look a key up without retaining
+/// anything it holds: the table directory is plain memory of unretained references to the `FrozenTable`s that
+/// `tables` keeps alive. Consecutive snapshots share the tables that did not change.
+final class MirrorSnapshot: Sendable {
+    private struct DirectoryEntry {
+        var hash: UInt64
+        var nameOffset: Int
+        var nameCount: Int
+        var table: Unmanaged<FrozenTable>
+    }
+
+    /// The view without its strings (those are in `tables`): language, languages and connection status.
+    let status: MirrorView
+    /// Each table name's resolved values; keeps the tables that the directory points to alive.
+    let tables: [String: FrozenTable]
+    // Written in init only, then read-only; owned by this object and freed in deinit.
+    private nonisolated(unsafe) let directory: UnsafeMutablePointer<DirectoryEntry>
+    private nonisolated(unsafe) let names: UnsafeMutablePointer<UInt8>
+    private let tableCount: Int
+    private let seed = ByteHash.seed
+
+    /// The snapshot of `view`; tables not in `changed` (nil: all may have changed) are taken from `previous`.
+    init(_ view: MirrorView, changed: Set<String>?, previous: MirrorSnapshot?) {
+        var tables: [String: FrozenTable] = [:]
+        for (name, entries) in view.strings {
+            if let changed, !changed.contains(name), let kept = previous?.tables[name] {
+                tables[name] = kept
+            } else {
+                tables[name] = FrozenTable(entries)
+            }
+        }
+        self.tables = tables
+        var status = view
+        status.strings = [:]
+        self.status = status
+        tableCount = tables.count
+        directory = .allocate(capacity: max(tables.count, 1))
+        names = .allocate(capacity: max(tables.keys.reduce(0) { $0 + $1.utf8.count }, 1))
+        var offset = 0
+        for (index, (name, table)) in tables.enumerated() {
+            let start = offset
+            for byte in name.utf8 {
+                names[offset] = byte
+                offset += 1
+            }
+            let bytes = UnsafeBufferPointer(start: names + start, count: offset - start)
+            (directory + index).initialize(to: DirectoryEntry(
+                hash: ByteHash.hash(bytes, seed: seed), nameOffset: start, nameCount: bytes.count,
+                table: Unmanaged.passUnretained(table)))
+        }
+    }
+
+    deinit {
+        directory.deallocate()
+        names.deallocate()
+    }
+
+    /// The value of `key` in the table named `table`, as a new `String` that shares no storage with the
+    /// snapshot, or nil.
+    /// - Complexity: O(tables) integer comparisons to find the table, then one hash probe.
+    @inline(__always)
+    func value(forKey key: String, table: String) -> String? {
+        withUTF8Bytes(of: table) { name in
+            let hash = ByteHash.hash(name, seed: seed)
+            for index in 0..<tableCount {
+                let entry = directory[index]
+                guard entry.hash == hash, entry.nameCount == name.count,
+                      ByteHash.equal(names + entry.nameOffset, name) else { continue }
+                return withUTF8Bytes(of: key) { key in
+                    entry.table._withUnsafeGuaranteedRef { $0.value(forKeyBytes: key) }
+                }
+            }
+            return nil
+        }
+    }
+}
