@@ -102,10 +102,11 @@ final class ReaderCache {
     /// The most clients a thread holds snapshots of; beyond, the least recently refreshed one is dropped.
     static let capacity = 8
 
-    private var entries: [Entry] = []
-    private var owners: [Owner] = []
+    // Used by one thread only, so the exclusivity checks of a class's `var`s would guard against nothing.
+    @exclusivity(unchecked) private var entries: [Entry] = []
+    @exclusivity(unchecked) private var owners: [Owner] = []
     /// `SnapshotPublisher.retirements` when the entries were last checked for clients that are gone.
-    var retirements: UInt64 = 0
+    @exclusivity(unchecked) var retirements: UInt64 = 0
 
     deinit {
         for entry in entries { entry.snapshot.release() }

@@ -7,7 +7,7 @@ import Glibc
 /// calling thread's own array: no shared memory is touched). Create one key per use, for the process's
 /// lifetime: keys are few (`PTHREAD_KEYS_MAX`, 1,024) and never deleted.
 package final class ThreadSpecificObject<Object: AnyObject>: Sendable {
-    private let key: pthread_key_t
+    @usableFromInline let key: pthread_key_t
 
     /// Creates the key (`pthread_key_create`) with a destructor that releases a thread's object at its exit.
     /// - Throws: `SystemError` when the process ran out of keys (`EAGAIN`) or memory.
@@ -22,7 +22,7 @@ package final class ThreadSpecificObject<Object: AnyObject>: Sendable {
 
     /// Runs `body` with the calling thread's object, made by `make` on the thread's first call; the object is
     /// not retained for the call (it lives until the thread exits, and only this thread uses it).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withObject<T>(make: () -> Object, _ body: (Object) throws -> T) rethrows -> T {
         if let pointer = pthread_getspecific(key) {
             return try Unmanaged<Object>.fromOpaque(pointer)._withUnsafeGuaranteedRef(body)
@@ -30,8 +30,8 @@ package final class ThreadSpecificObject<Object: AnyObject>: Sendable {
         return try body(install(make()))
     }
 
-    @inline(never)
-    private func install(_ object: Object) -> Object {
+    @usableFromInline @inline(never)
+    func install(_ object: Object) -> Object {
         let pointer = Unmanaged.passRetained(object).toOpaque()
         // pthread_setspecific fails only for an invalid key or without memory for the thread's key page.
         let result = pthread_setspecific(key, pointer)
