@@ -7,21 +7,13 @@
 /// the value's bytes into a new `String` that belongs to the caller alone (an allocation from the thread's own
 /// malloc cache, or none for values of up to 15 bytes).
 ///
-/// Layout: `slots` (a power of two, at most half full; each the entry index + 1 in the low 32 bits, 0 for
-/// empty, and the hash's high 32 bits), then `entries` (key offset, key length, value offset, value length),
-/// then the bytes of every key and value.
+/// Layout: `slots` (a power of two, at most three quarters full; each the record's offset + 1 in the low 32
+/// bits, 0 for empty, and the key hash's high 32 bits), then the records, each the key's and the value's byte
+/// counts (32 bits each), the key's bytes and the value's bytes: a lookup reads one slot and one record.
 final class FrozenTable: Sendable {
-    private struct Entry {
-        var keyOffset: UInt32
-        var keyCount: UInt32
-        var valueOffset: UInt32
-        var valueCount: UInt32
-    }
-
     // Written in init only, then read-only; the memory is owned by this object and freed in deinit.
     private nonisolated(unsafe) let slots: UnsafeMutablePointer<UInt64>
-    private nonisolated(unsafe) let entries: UnsafeMutablePointer<Entry>
-    private nonisolated(unsafe) let bytes: UnsafeMutablePointer<UInt8>
+    private nonisolated(unsafe) let records: UnsafeMutableRawPointer
     private let mask: Int
     private let seed = ByteHash.seed
     /// The number of keys.
@@ -32,38 +24,34 @@ final class FrozenTable: Sendable {
     init(_ dictionary: [String: String]) {
         count = dictionary.count
         var capacity = 8
-        while capacity < count * 2 { capacity *= 2 }
+        while capacity * 3 < count * 4 { capacity *= 2 }
         mask = capacity - 1
         var byteCount = 0
-        for (key, value) in dictionary { byteCount += key.utf8.count + value.utf8.count }
-        precondition(byteCount <= Int(UInt32.max), "a table of more than 4 GiB")
+        for (key, value) in dictionary { byteCount += 8 + key.utf8.count + value.utf8.count }
+        precondition(byteCount < Int(UInt32.max), "a table of 4 GiB or more")
         slots = .allocate(capacity: capacity)
         slots.initialize(repeating: 0, count: capacity)
-        entries = .allocate(capacity: max(count, 1))
-        bytes = .allocate(capacity: max(byteCount, 1))
+        records = .allocate(byteCount: max(byteCount, 1), alignment: 8)
         var offset = 0
-        var index = 0
         for (key, value) in dictionary {
-            let keyOffset = offset
-            offset += Self.copy(key, to: bytes + offset)
-            let valueOffset = offset
-            offset += Self.copy(value, to: bytes + offset)
-            let keyBytes = UnsafeBufferPointer(start: bytes + keyOffset, count: valueOffset - keyOffset)
-            (entries + index).initialize(to: Entry(keyOffset: UInt32(keyOffset), keyCount: UInt32(keyBytes.count),
-                                                   valueOffset: UInt32(valueOffset),
-                                                   valueCount: UInt32(offset - valueOffset)))
+            let record = offset
+            let keyCount = Self.copy(key, to: records + record + 8)
+            let valueCount = Self.copy(value, to: records + record + 8 + keyCount)
+            records.storeBytes(of: UInt32(keyCount), toByteOffset: record, as: UInt32.self)
+            records.storeBytes(of: UInt32(valueCount), toByteOffset: record + 4, as: UInt32.self)
+            offset += 8 + keyCount + valueCount
+            let keyBytes = UnsafeBufferPointer(start: (records + record + 8).assumingMemoryBound(to: UInt8.self),
+                                               count: keyCount)
             let hash = ByteHash.hash(keyBytes, seed: seed)
             var slot = Int(truncatingIfNeeded: hash) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
-            index += 1
+            slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(record + 1)
         }
     }
 
     deinit {
         slots.deallocate()
-        entries.deallocate()
-        bytes.deallocate()
+        records.deallocate()
     }
 
     /// The value of the key whose UTF-8 bytes are `key`, as a new `String`, or nil.
@@ -76,31 +64,37 @@ final class FrozenTable: Sendable {
             let content = slots[slot]
             if content == 0 { return nil }
             if content & 0xFFFF_FFFF_0000_0000 == tag {
-                let entry = entries[Int(truncatingIfNeeded: content & 0xFFFF_FFFF) - 1]
-                if Int(entry.keyCount) == key.count, ByteHash.equal(bytes + Int(entry.keyOffset), key) {
-                    return String(decoding: UnsafeBufferPointer(start: bytes + Int(entry.valueOffset),
-                                                                count: Int(entry.valueCount)), as: UTF8.self)
+                let record = records + Int(truncatingIfNeeded: content & 0xFFFF_FFFF) - 1
+                let keyCount = Int(record.load(as: UInt32.self))
+                let bytes = (record + 8).assumingMemoryBound(to: UInt8.self)
+                if keyCount == key.count, ByteHash.equal(bytes, key) {
+                    let valueCount = Int(record.load(fromByteOffset: 4, as: UInt32.self))
+                    return String(decoding: UnsafeBufferPointer(start: bytes + keyCount, count: valueCount),
+                                  as: UTF8.self)
                 }
             }
             slot = (slot + 1) & mask
         }
     }
 
-    /// Every key and value, as new strings (for tests and the writer's comparisons, not for lookups).
+    /// Every key and value, as new strings (for tests, not for lookups).
     var dictionary: [String: String] {
         var result: [String: String] = [:]
         result.reserveCapacity(count)
-        for index in 0..<count {
-            let entry = entries[index]
-            let key = String(decoding: UnsafeBufferPointer(start: bytes + Int(entry.keyOffset),
-                                                           count: Int(entry.keyCount)), as: UTF8.self)
-            result[key] = String(decoding: UnsafeBufferPointer(start: bytes + Int(entry.valueOffset),
-                                                               count: Int(entry.valueCount)), as: UTF8.self)
+        var offset = 0
+        for _ in 0..<count {
+            let keyCount = Int(records.load(fromByteOffset: offset, as: UInt32.self))
+            let valueCount = Int(records.load(fromByteOffset: offset + 4, as: UInt32.self))
+            let bytes = (records + offset + 8).assumingMemoryBound(to: UInt8.self)
+            result[String(decoding: UnsafeBufferPointer(start: bytes, count: keyCount), as: UTF8.self)] =
+                String(decoding: UnsafeBufferPointer(start: bytes + keyCount, count: valueCount), as: UTF8.self)
+            offset += 8 + keyCount + valueCount
         }
         return result
     }
 
-    private static func copy(_ string: String, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    private static func copy(_ string: String, to raw: UnsafeMutableRawPointer) -> Int {
+        let destination = raw.assumingMemoryBound(to: UInt8.self)
         var count = 0
         for byte in string.utf8 {
             destination[count] = byte
@@ -128,44 +122,48 @@ enum ByteHash {
     /// The hash of `bytes` under `seed`.
     @inline(__always)
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
-        var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        let count = bytes.count
+        var hash = seed ^ (UInt64(count) &* 0x9E37_79B9_7F4A_7C15)
         guard let base = bytes.baseAddress else { return mix(hash) }
         let raw = UnsafeRawPointer(base)
+        if count < 8 { return mix(hash ^ shortWord(base, count: count)) }
         var offset = 0
-        while offset + 8 <= bytes.count {
+        while offset + 8 < count {
             hash = mix(hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
             offset += 8
         }
-        if offset < bytes.count {
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < bytes.count {
-                tail |= UInt64(base[offset]) << shift
-                shift += 8
-                offset += 1
-            }
-            hash = mix(hash ^ tail)
+        // The last 8 bytes, overlapping the previous word when the count is not a multiple of 8.
+        return mix(hash ^ raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+    }
+
+    /// The `count` (< 8) bytes at `base` as one little-endian word.
+    @inline(__always)
+    static func shortWord(_ base: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        var word: UInt64 = 0
+        var index = count
+        while index > 0 {
+            index -= 1
+            word = word << 8 | UInt64(base[index])
         }
-        return mix(hash)
+        return word
     }
 
     /// Whether the `other.count` bytes at `stored` are those of `other`.
     @inline(__always)
     static func equal(_ stored: UnsafePointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = other.baseAddress else { return true }
+        let count = other.count
+        if count < 8 { return shortWord(stored, count: count) == shortWord(base, count: count) }
         let left = UnsafeRawPointer(stored)
         let right = UnsafeRawPointer(base)
         var offset = 0
-        while offset + 8 <= other.count {
+        while offset + 8 < count {
             if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                 != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
             offset += 8
         }
-        while offset < other.count {
-            if stored[offset] != base[offset] { return false }
-            offset += 1
-        }
-        return true
+        return left.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            == right.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
     }
 
     @inline(__always)

@@ -151,6 +151,10 @@ public final class LiveStrings: Sendable {
         return LocalizationChanges(buffer: buffer)
     }
 
+    /// How many mirror snapshots exist in the process, for all clients: the current one of each client, and
+    /// replaced ones that a reading thread still holds until its next lookup (for benchmarks and tests).
+    package static var liveSnapshotCount: Int { MirrorSnapshot.liveCount.load(ordering: .relaxed) }
+
     // MARK: - Connection
 
     /// Whether the client is connected to the daemon right now.

@@ -1,11 +1,18 @@
+import Synchronization
+
 /// One published version of the mirror, immutable: the tables readers look keys up in, and the status.
 ///
 /// Readers reach it through `SnapshotPublisher` without retaining it, and look a key up without retaining
 /// anything it holds: the table directory is plain memory of unretained references to the `FrozenTable`s that
 /// `tables` keeps alive. Consecutive snapshots share the tables that did not change.
 final class MirrorSnapshot: Sendable {
+    /// How many snapshots exist in the process (counted by the writer's thread at creation and by whichever
+    /// thread frees one): shows that replaced snapshots are freed.
+    static let liveCount = Atomic<Int>(0)
+
     private struct DirectoryEntry {
-        var hash: UInt64
+        /// The name's first 8 bytes (fewer, zero-padded, for a shorter name): most names differ there.
+        var head: UInt64
         var nameOffset: Int
         var nameCount: Int
         var table: Unmanaged<FrozenTable>
@@ -19,7 +26,6 @@ final class MirrorSnapshot: Sendable {
     private nonisolated(unsafe) let directory: UnsafeMutablePointer<DirectoryEntry>
     private nonisolated(unsafe) let names: UnsafeMutablePointer<UInt8>
     private let tableCount: Int
-    private let seed = ByteHash.seed
 
     /// The snapshot of `view`; tables not in `changed` (nil: all may have changed) are taken from `previous`.
     init(_ view: MirrorView, changed: Set<String>?, previous: MirrorSnapshot?) {
@@ -36,6 +42,7 @@ final class MirrorSnapshot: Sendable {
         status.strings = [:]
         self.status = status
         tableCount = tables.count
+        Self.liveCount.add(1, ordering: .relaxed)
         directory = .allocate(capacity: max(tables.count, 1))
         names = .allocate(capacity: max(tables.keys.reduce(0) { $0 + $1.utf8.count }, 1))
         var offset = 0
@@ -47,12 +54,20 @@ final class MirrorSnapshot: Sendable {
             }
             let bytes = UnsafeBufferPointer(start: names + start, count: offset - start)
             (directory + index).initialize(to: DirectoryEntry(
-                hash: ByteHash.hash(bytes, seed: seed), nameOffset: start, nameCount: bytes.count,
+                head: Self.head(bytes), nameOffset: start, nameCount: bytes.count,
                 table: Unmanaged.passUnretained(table)))
         }
     }
 
+    @inline(__always)
+    private static func head(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = name.baseAddress else { return 0 }
+        if name.count >= 8 { return UnsafeRawPointer(base).loadUnaligned(as: UInt64.self) }
+        return ByteHash.shortWord(base, count: name.count)
+    }
+
     deinit {
+        Self.liveCount.subtract(1, ordering: .relaxed)
         directory.deallocate()
         names.deallocate()
     }
@@ -63,10 +78,10 @@ final class MirrorSnapshot: Sendable {
     @inline(__always)
     func value(forKey key: String, table: String) -> String? {
         withUTF8Bytes(of: table) { name in
-            let hash = ByteHash.hash(name, seed: seed)
+            let head = Self.head(name)
             for index in 0..<tableCount {
                 let entry = directory[index]
-                guard entry.hash == hash, entry.nameCount == name.count,
+                guard entry.head == head, entry.nameCount == name.count,
                       ByteHash.equal(names + entry.nameOffset, name) else { continue }
                 return withUTF8Bytes(of: key) { key in
                     entry.table._withUnsafeGuaranteedRef { $0.value(forKeyBytes: key) }

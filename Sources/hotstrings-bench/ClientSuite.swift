@@ -11,6 +11,7 @@ struct ClientSuite: BenchmarkSuite {
     static let help = """
         USAGE: swift run -c release hotstrings-bench client [--lookups N] [--reloads N] [--large-keys N]
                                                            [--changed N] [--readers N] [--pin] [--corpus PATH]
+                                                           [--memory-reloads N]
 
         Starts a real `hotstrings serve` (built next to this benchmark) on a temporary copy of sample-bundle,
         plus element-ios's de and en Vector.strings from the corpus when it is there (else a generated table of
@@ -31,9 +32,14 @@ struct ClientSuite: BenchmarkSuite {
         which leaves what the lookup, a lock or the mirror cost the reader. Bar: the longest stall, less
         run-queue time, <= 1 ms; the wall-clock figures are printed beside it.
 
+        Memory: --memory-reloads more saves of Large (every value changed) while the reader threads keep looking
+        keys up; the process's resident memory and live mirror snapshots after 10, half and all of them. Bar:
+        flat memory, and no more snapshots alive than the current one plus one per reader thread.
+
         OPTIONS:
           --lookups N      lookups per thread per run (default 2000000)
           --reloads N      atomic saves of Large (default 40)
+          --memory-reloads N  saves of Large while memory is watched (default 1000; 0 skips)
           --large-keys N   keys of Large (default 20000)
           --changed N      values each save of Large changes (default: all)
           --readers N      reader threads during reloads (default: cores - 1, at least 1)
@@ -46,6 +52,10 @@ struct ClientSuite: BenchmarkSuite {
         var options = OptionReader(arguments)
         let lookups = try options.positiveInteger("--lookups") ?? 2_000_000
         let reloads = try options.positiveInteger("--reloads") ?? 40
+        let memoryText = try options.value("--memory-reloads") ?? "1000"
+        guard let memoryReloads = Int(memoryText), memoryReloads >= 0 else {
+            throw UsageError("--memory-reloads needs a non-negative integer, not '\(memoryText)'")
+        }
         let largeKeys = try options.positiveInteger("--large-keys") ?? 20_000
         let changed = min(largeKeys, try options.positiveInteger("--changed") ?? largeKeys)
         let readers = try options.positiveInteger("--readers")
@@ -167,7 +177,13 @@ struct ClientSuite: BenchmarkSuite {
         print("  bar max stall <= 1 ms, less run-queue time: \(stallPasses ? "PASS" : "FAIL")")
         print("  max stall <= 1 ms on the wall clock: \(wallPasses ? "yes" : "no") (the reference, which never "
               + "waits for anything: \(reference.percentile(1) <= .milliseconds(1) ? "yes" : "no"))")
-        return passes && scalingPasses && stallPasses ? 0 : 1
+        var memoryPasses = true
+        if memoryReloads > 0 {
+            let samples = try ReloadMemory.measure(strings: strings, fixture: fixture, readers: readers,
+                                                   reloads: memoryReloads, firstRound: 2 * reloads + 1)
+            memoryPasses = ReloadMemory.report(samples, largeKeys: fixture.largeKeys, readers: readers)
+        }
+        return passes && scalingPasses && stallPasses && memoryPasses ? 0 : 1
     }
 }
 
