@@ -65,10 +65,10 @@ final class FrozenTable: Sendable {
             if content == 0 { return nil }
             if content & 0xFFFF_FFFF_0000_0000 == tag {
                 let record = records + Int(truncatingIfNeeded: content & 0xFFFF_FFFF) - 1
-                let keyCount = Int(record.load(as: UInt32.self))
+                let keyCount = Int(record.loadUnaligned(as: UInt32.self))
                 let bytes = (record + 8).assumingMemoryBound(to: UInt8.self)
                 if keyCount == key.count, ByteHash.equal(bytes, key) {
-                    let valueCount = Int(record.load(fromByteOffset: 4, as: UInt32.self))
+                    let valueCount = Int(record.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
                     return String(decoding: UnsafeBufferPointer(start: bytes + keyCount, count: valueCount),
                                   as: UTF8.self)
                 }
@@ -83,8 +83,8 @@ final class FrozenTable: Sendable {
         result.reserveCapacity(count)
         var offset = 0
         for _ in 0..<count {
-            let keyCount = Int(records.load(fromByteOffset: offset, as: UInt32.self))
-            let valueCount = Int(records.load(fromByteOffset: offset + 4, as: UInt32.self))
+            let keyCount = Int(records.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            let valueCount = Int(records.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
             let bytes = (records + offset + 8).assumingMemoryBound(to: UInt8.self)
             result[String(decoding: UnsafeBufferPointer(start: bytes, count: keyCount), as: UTF8.self)] =
                 String(decoding: UnsafeBufferPointer(start: bytes + keyCount, count: valueCount), as: UTF8.self)
