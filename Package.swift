@@ -18,7 +18,10 @@ let package = Package(
         .target(name: "CLinuxShims"),
         .target(name: "LinuxSystem", dependencies: ["CLinuxShims"], swiftSettings: strict),
         .target(name: "HotStringsProtocol", swiftSettings: strict),
-        .target(name: "HotStringsClient", dependencies: ["HotStringsProtocol", "LinuxSystem"], swiftSettings: strict),
+        .target(
+            name: "HotStringsClient", dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsFormat"],
+            swiftSettings: strict
+        ),
         // The protocol's ops, subscriptions and fan-out, once, for the daemon and embedded mode.
         .target(
             name: "HotStringsService",

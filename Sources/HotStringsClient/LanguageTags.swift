@@ -1,54 +1,20 @@
-/// Language tags as the daemon spells them, and the environment's language preferences.
-///
-/// The daemon canonicalizes tags (`de_ch` → `de-CH`, `German` → `de`, `zh_hans` → `zh-Hans`); the mirror
-/// must spell them the same way to find the tables of a snapshot, so this repeats those rules.
+import StringsFormat
+
+/// Language tags as the daemon spells them (StringsFormat's `LanguageTag`, the rules the daemon uses), as the
+/// strings the mirror keys its tables by, and the environment's language preferences.
 enum LanguageTags {
-    /// Legacy `.lproj` folder names and the codes they stand for.
-    static let legacyNames: [String: String] = [
-        "english": "en", "german": "de", "french": "fr", "spanish": "es",
-        "italian": "it", "japanese": "ja", "dutch": "nl",
-    ]
-
     /// The tag of `Base.lproj`, the last fallback of every lookup.
-    static let base = "Base"
+    static let base = LanguageTag.base.identifier
 
-    /// The canonical form of `tag`, or nil when it is not a tag (empty subtags, characters other than
-    /// ASCII letters, digits, `-` and `_`, a first subtag that is not letters, more than 128 bytes).
+    /// The canonical form of `tag` (`de_ch` → `de-CH`, `German` → `de`), or nil when it is not a tag.
     static func canonical(_ tag: some StringProtocol) -> String? {
-        guard !tag.isEmpty, tag.utf8.count <= 128 else { return nil }
-        var subtags: [String] = []
-        for part in tag.split(separator: "-", omittingEmptySubsequences: false)
-            .flatMap({ $0.split(separator: "_", omittingEmptySubsequences: false) })
-        {
-            guard !part.isEmpty, part.utf8.allSatisfy(isAlphanumeric) else { return nil }
-            subtags.append(part.lowercased())
-        }
-        guard subtags[0].utf8.allSatisfy(isLetter) else { return nil }
-        if subtags.count == 1 {
-            if subtags[0] == "base" { return base }
-            if let code = legacyNames[subtags[0]] { return code }
-        }
-        var parts = [subtags[0]]
-        // Scripts and regions come before the first singleton (`u-`, `x-`); what follows stays lower case.
-        var isInExtension = false
-        for subtag in subtags.dropFirst() {
-            isInExtension = isInExtension || subtag.utf8.count == 1
-            parts.append(isInExtension ? subtag : canonicalCase(ofSubtag: subtag))
-        }
-        return parts.joined(separator: "-")
+        LanguageTag(tag)?.identifier
     }
 
-    /// `tag` (canonical) and the more general tags it falls back to: `zh-Hans-CN` → `[zh-Hans-CN, zh-Hans, zh]`.
+    /// `tag` (canonical) and the more general tags it falls back to: `zh-Hans-CN` → `[zh-Hans-CN, zh-Hans, zh]`;
+    /// just `tag` when it is not a tag.
     static func fallbacks(of tag: String) -> [String] {
-        var result = [tag]
-        var subtags = tag.split(separator: "-")
-        while subtags.count > 1 {
-            subtags.removeLast()
-            // A singleton left at the end would start an empty extension: drop it too.
-            while subtags.count > 1, subtags[subtags.count - 1].utf8.count == 1 { subtags.removeLast() }
-            result.append(subtags.joined(separator: "-"))
-        }
-        return result
+        LanguageTag(tag)?.fallbacks.map(\.identifier) ?? [tag]
     }
 
     /// The languages a program should show by default, most preferred first, read from the environment the
@@ -84,21 +50,5 @@ enum LanguageTags {
     private static func isCLocale(_ locale: some StringProtocol) -> Bool {
         let name = locale.prefix { $0 != "." && $0 != "@" }
         return name == "C" || name == "POSIX"
-    }
-
-    /// A subtag after the first, already lower case: scripts get a capital, regions are upper case.
-    private static func canonicalCase(ofSubtag subtag: String) -> String {
-        let count = subtag.utf8.count
-        if count == 4, subtag.utf8.allSatisfy(isLetter) { return subtag.prefix(1).uppercased() + subtag.dropFirst() }
-        if count == 2, subtag.utf8.allSatisfy(isLetter) { return subtag.uppercased() }
-        return subtag
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-    }
-
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 }
