@@ -45,11 +45,8 @@ struct MirrorEngine {
     private(set) var tables: [LocalizedTable: [String: String]] = [:]
     /// Where the tables stand in the source's event stream; nil before the first snapshot.
     private(set) var position: StreamPosition?
-    /// A snapshot is on its way (after a `resync`, a gap or a new filter): other table events are skipped.
-    private(set) var isAwaitingSnapshot = false
-    /// Between `.connected` and the first `.serverInfo`: changes are collected and reported once.
-    private(set) var isHandshaking = false
-    private(set) var isConnected = false
+    /// Connection, handshake and whether a snapshot is awaited.
+    private(set) var state = ConnectionState.offline
     /// The tables may have missed events: the next subscription asks for a snapshot whatever `since` says.
     private var needsFreshSnapshot = false
     /// The language filter last subscribed with (nil: all).
@@ -83,16 +80,15 @@ struct MirrorEngine {
     }
 
     private mutating func updateStatus() {
-        view.isConnected = isConnected
-        view.isSynchronized = isConnected && !isHandshaking && position != nil && !isAwaitingSnapshot
+        view.isConnected = state.isConnected
+        // `.live` is reached only with a snapshot applied (a position).
+        view.isSynchronized = state == .live
     }
 
     private mutating func apply(_ event: TransportEvent) -> Outcome {
         switch event {
         case .connected:
-            isConnected = true
-            isHandshaking = true
-            isAwaitingSnapshot = false
+            state = .handshaking(isAwaitingSnapshot: false)
             tablesBeforeHandshake = tables
             let since = needsFreshSnapshot ? nil : position
             return Outcome(commands: [.subscribe(subscription(since: since)), .refreshServerInfo])
@@ -101,10 +97,11 @@ struct MirrorEngine {
             selectedLanguage = info.selectedLanguage.map { LanguageTags.canonical($0) ?? $0 }
             supportedLanguages = Set(info.languages.map { LanguageTags.canonical($0) ?? $0 })
                 .subtracting([LanguageTags.base]).sorted()
-            return isHandshaking ? finishHandshake() : refresh(cause: .language, tables: [], touched: nil)
+            return state.isHandshaking ? finishHandshake() : refresh(cause: .language, tables: [], touched: nil)
         case .disconnected:
-            isConnected = false
-            return isHandshaking ? finishHandshake() : Outcome()
+            let wasHandshaking = state.isHandshaking
+            state = .offline
+            return wasHandshaking ? finishHandshake() : Outcome()
         case .event(let epoch, let seq, let payload):
             return handle(payload, epoch: epoch, seq: seq)
         }
@@ -113,7 +110,7 @@ struct MirrorEngine {
     /// Sets or clears the local-only language override.
     mutating func setOverride(_ language: String?) -> Outcome {
         overrideLanguage = language.map { LanguageTags.canonical($0) ?? $0 }
-        let outcome = isHandshaking ? Outcome() : refresh(cause: .language, tables: [], touched: nil)
+        let outcome = state.isHandshaking ? Outcome() : refresh(cause: .language, tables: [], touched: nil)
         updateStatus()
         return outcome
     }
@@ -130,13 +127,13 @@ struct MirrorEngine {
             let previous = tables
             tables = replaced
             position = StreamPosition(epoch: epoch, seq: seq)
-            isAwaitingSnapshot = false
+            state = state.withSnapshot
             needsFreshSnapshot = false
-            if isHandshaking { return Outcome() }
+            if state.isHandshaking { return Outcome() }
             return refresh(cause: .snapshot, tables: changedTables(from: previous), touched: nil)
         case .resync:
             // A snapshot follows on this connection; until then the tables are stale.
-            isAwaitingSnapshot = true
+            state = state.expectingSnapshot
             needsFreshSnapshot = true
             return Outcome()
         default:
@@ -151,10 +148,10 @@ struct MirrorEngine {
             isLanguageChanged = true
         }
         var isApplicable = false
-        if let current = position, !isAwaitingSnapshot {
+        if let current = position, !state.isAwaitingSnapshot {
             if epoch != current.epoch || seq > current.seq + 1 {
                 // Missed events: ask for a snapshot (since an old position, so one is always sent).
-                isAwaitingSnapshot = true
+                state = state.expectingSnapshot
                 needsFreshSnapshot = true
                 outcome.commands.append(.subscribe(subscription(since: current)))
             } else if seq == current.seq + 1 {
@@ -168,7 +165,7 @@ struct MirrorEngine {
             if changes.contains(where: { $0.kind != .updated }) { outcome.commands.append(.refreshServerInfo) }
             apply(changes, changed: &changed, touched: &touched)
         }
-        guard !isHandshaking, isLanguageChanged || !touched.isEmpty else { return outcome }
+        guard !state.isHandshaking, isLanguageChanged || !touched.isEmpty else { return outcome }
         var refreshed = refresh(cause: isLanguageChanged ? .language : .reload, tables: changed,
                                 touched: isLanguageChanged ? nil : touched)
         refreshed.commands.insert(contentsOf: outcome.commands, at: 0)
@@ -211,7 +208,7 @@ struct MirrorEngine {
     }
 
     private mutating func finishHandshake() -> Outcome {
-        isHandshaking = false
+        state = state.afterHandshake(hasTables: position != nil)
         let changed = changedTables(from: tablesBeforeHandshake)
         tablesBeforeHandshake = [:]
         return refresh(cause: changed.isEmpty ? .language : .snapshot, tables: changed, touched: nil)
@@ -263,9 +260,9 @@ struct MirrorEngine {
             changedViewTables = nil
         }
         if let required = requiredLanguages(), let subscribed = subscribedLanguages, !required.isSubset(of: subscribed),
-           isConnected {
+           state.isConnected {
             // The new chain needs tables the subscription leaves out: subscribe again, with a fresh snapshot.
-            isAwaitingSnapshot = true
+            state = state.expectingSnapshot
             needsFreshSnapshot = true
             outcome.commands.append(.subscribe(subscription(since: nil)))
         }
