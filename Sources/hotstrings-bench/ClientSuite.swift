@@ -410,7 +410,8 @@ enum ReaderStalls {
         windows.isStopping.store(true, ordering: .releasing)
         finished.wait()
         let longest = windows.longest.withLock { $0 }
-        return Result(quiet: longest[0] ?? Gap(), between: longest[-1] ?? Gap(), perReload: (1...reloads).map { longest[$0] ?? Gap() },
+        return Result(quiet: longest[0] ?? Gap(), between: longest[-1] ?? Gap(),
+                      perReload: (1...reloads).map { longest[$0] ?? Gap() },
                       medianReload: reloadTimes.sorted()[reloadTimes.count / 2],
                       switches: windows.switches.withLock { $0 })
     }
