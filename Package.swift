@@ -60,12 +60,18 @@ let package = Package(
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsServer", "HotStringsClient",
                 "HotStringsService",
+                // The daemon launcher the tests use.
+                "HotStringsTestSupport",
             ],
             swiftSettings: strict
         ),
-        // Test helpers that several test targets share: the built `hotstrings` binary, the sample bundle, waits with
-        // deadlines. A regular target, because a test target cannot depend on another.
-        .target(name: "HotStringsTestSupport", path: "Tests/HotStringsTestSupport", swiftSettings: strict),
+        // Test helpers that several test targets and the benchmark share: the built `hotstrings` binary, the daemon
+        // launcher, the sample bundle, waits with deadlines. A regular target, because a test target cannot depend
+        // on another; it does not import Testing, so the benchmark can link it.
+        .target(
+            name: "HotStringsTestSupport", dependencies: ["LinuxSystem"], path: "Tests/HotStringsTestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StringsFormatTests",
             dependencies: ["StringsFormat"],

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsClient
+import HotStringsTestSupport
 import LinuxSystem
 import StringsFormat
 import Synchronization
@@ -70,8 +71,8 @@ struct ClientSuite: BenchmarkSuite {
         defer { fixture.bundle.remove() }
         // With --pin, the daemon (started from this thread) and the client's thread inherit the other processors.
         if readerProcessor != nil { try ThreadScheduling.pinCurrentThread(to: Array(0..<(processors - 1))) }
-        let daemon = try ClientDaemon(root: fixture.bundle.root)
-        defer { daemon.stop() }
+        let daemon = try Daemon.launch(bundle: fixture.bundle.root)
+        defer { _ = try? daemon.terminate() }
         let strings = LiveStrings(configuration: LiveStrings.Configuration(
             socketPath: daemon.socket, clientName: "hotstrings-bench client",
             environment: ["LANGUAGE": "de", "LANG": "de_DE.UTF-8"]))
@@ -240,37 +241,6 @@ struct ClientFixture {
     static func large(round: Int, keys: Int, changed: Int = .max) -> String {
         (0..<keys).map { "\"large.key.\($0)\" = \"Wert \($0) in Runde \($0 < changed ? round : 0)\";" }
             .joined(separator: "\n")
-    }
-}
-
-/// A `hotstrings serve` child on the fixture's bundle, with its socket and state inside it.
-final class ClientDaemon {
-    let socket: String
-    private let process = Process()
-
-    init(root: String) throws {
-        socket = root + "/.hotstrings.sock"
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("hotstrings")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw UsageError("no hotstrings binary at \(executable.path): run swift build -c release first")
-        }
-        process.executableURL = executable
-        process.arguments = ["serve", root, "--socket", socket, "--state-dir", root + "/.state",
-                             "--log-level", "warning"]
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !UnixSocket.isListening(atPath: socket) {
-            guard ContinuousClock.now < deadline, process.isRunning else {
-                throw UsageError("the daemon did not start listening on \(socket)")
-            }
-            _ = try? Poller().wait(timeout: .milliseconds(5))
-        }
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import LinuxSystem
 
 /// `hotstrings-bench serve`: the daemon end to end, across processes, against a bare relay.
@@ -74,57 +75,54 @@ struct ServeSuite: BenchmarkSuite {
     }
 }
 
-/// A `hotstrings serve` child process on a temporary bundle.
+/// A `hotstrings serve` child process on a temporary bundle, started by the launcher the tests use.
 final class Daemon {
     let bundle: TemporaryBundle
     let socket: String
-    let process = Process()
+    private let launched: HotStringsTestSupport.Daemon
 
     static func table(_ round: Int) -> String {
         (0..<100).map { "\"key.\($0)\" = \"Value \($0) in round \(round)\";" }.joined(separator: "\n")
     }
 
-    private init(bundle: TemporaryBundle) {
+    private init(bundle: TemporaryBundle, launched: HotStringsTestSupport.Daemon) {
         self.bundle = bundle
-        socket = bundle.root + "/.hotstrings.sock"
+        self.launched = launched
+        socket = launched.socket
     }
 
     static func start() throws -> Daemon {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("hotstrings")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw UsageError("no hotstrings binary at \(executable.path): run swift build -c release first")
-        }
-        let daemon = Daemon(bundle: try TemporaryBundle(tables: [
+        let bundle = try TemporaryBundle(tables: [
             "en.lproj/Localizable.strings": table(0), "de.lproj/Localizable.strings": table(0),
-        ]))
-        daemon.process.executableURL = executable
-        daemon.process.arguments = ["serve", daemon.bundle.root, "--socket", daemon.socket,
-                                    "--state-dir", daemon.bundle.root + "/.state", "--log-level", "warning"]
-        try daemon.process.run()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !UnixSocket.isListening(atPath: daemon.socket) {
-            guard ContinuousClock.now < deadline, daemon.process.isRunning else {
-                throw UsageError("the daemon did not start listening on \(daemon.socket)")
-            }
-            _ = try? Poller().wait(timeout: .milliseconds(5))
+        ])
+        let launched = try launch(bundle: bundle.root)
+        return Daemon(bundle: bundle, launched: launched)
+    }
+
+    /// Starts `hotstrings serve` (built next to this benchmark) on `bundle`, with its socket and state inside
+    /// it and only warnings logged, and waits until it listens.
+    static func launch(bundle: String) throws -> HotStringsTestSupport.Daemon {
+        guard hotstringsExecutable != nil else {
+            throw UsageError("no hotstrings binary next to \(CommandLine.arguments[0]): run swift build -c release first")
         }
-        return daemon
+        let launched = try HotStringsTestSupport.Daemon(
+            bundle: bundle, socket: bundle + "/.hotstrings.sock", stateDirectory: bundle + "/.state",
+            arguments: ["--log-level", "warning"]
+        )
+        do {
+            try launched.waitUntilListening()
+        } catch {
+            throw UsageError("\(error)")
+        }
+        return launched
     }
 
     func stop() {
-        process.terminate()
-        process.waitUntilExit()
+        _ = try? launched.terminate()
         bundle.remove()
     }
 
-    var residentBytes: Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) })
-        else { return 0 }
-        return kilobytes * 1024
-    }
+    var residentBytes: Int { launched.residentBytes }
 }
 
 /// A blocking line-oriented connection for the benchmark.

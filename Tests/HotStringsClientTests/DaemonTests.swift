@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsProtocol
+import HotStringsTestSupport
 import Testing
 @testable import HotStringsClient
 
@@ -20,9 +21,9 @@ struct DaemonTests {
     }
 
     /// The German table's text with `replacements` applied and `appended` added at the end.
-    static func german(in daemon: Daemon, _ replacements: [String: String], appending appended: String = "")
+    static func german(in sandbox: Sandbox, _ replacements: [String: String], appending appended: String = "")
         throws -> String {
-        var text = try String(contentsOfFile: daemon.bundle + "/" + german, encoding: .utf8)
+        var text = try String(contentsOfFile: sandbox.bundle + "/" + german, encoding: .utf8)
         for (old, new) in replacements {
             try #require(text.contains(old))
             text = text.replacingOccurrences(of: old, with: new)
@@ -31,7 +32,8 @@ struct DaemonTests {
     }
 
     @Test func aFileEditFiresOnceWithItsKeysAndLookupsSeeTheNewValues() async throws {
-        let daemon = try Daemon()
+        let sandbox = try Sandbox(prefix: "hs-lib-")
+        let daemon = try Daemon.serving(sandbox)
         let probe = ClientProbe()
         let (strings, token) = Self.client(daemon, probe: probe)
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
@@ -40,7 +42,7 @@ struct DaemonTests {
         #expect(strings.localizedString("CFBundleDisplayName", table: "InfoPlist") == "HotStrings-Demo")
         let before = probe.changes.count
 
-        try daemon.save(try Self.german(in: daemon, [#""Hallo!""#: #""Servus!""#],
+        try sandbox.save(try Self.german(in: sandbox, [#""Hallo!""#: #""Servus!""#],
                                          appending: "\n\"farewell\" = \"Tschüss\";\n"), to: Self.german)
         try probe.wait("the reload") { probe.changes.count > before }
         #expect(strings.localizedString("greeting") == "Servus!")
@@ -49,9 +51,9 @@ struct DaemonTests {
         // An edit the German client cannot see (English `greeting` is shadowed) fires nothing; the edit after
         // it is reported alone, so the first edit was reported exactly once.
         let english = "en.lproj/Localizable.strings"
-        let englishText = try String(contentsOfFile: daemon.bundle + "/" + english, encoding: .utf16)
-        try daemon.save(englishText.replacingOccurrences(of: #""Hello!""#, with: #""Howdy!""#), to: english)
-        try daemon.save(try Self.german(in: daemon, [#""Einstellungen""#: #""Optionen""#]), to: Self.german)
+        let englishText = try String(contentsOfFile: sandbox.bundle + "/" + english, encoding: .utf16)
+        try sandbox.save(englishText.replacingOccurrences(of: #""Hello!""#, with: #""Howdy!""#), to: english)
+        try sandbox.save(try Self.german(in: sandbox, [#""Einstellungen""#: #""Optionen""#]), to: Self.german)
         try probe.wait("the second reload") { probe.changes.count > before + 1 }
         let changes = Array(probe.changes.dropFirst(before))
         #expect(changes.map(\.keys) == [["Localizable": ["greeting", "farewell"]],
@@ -61,7 +63,8 @@ struct DaemonTests {
     }
 
     @Test func setLanguageFromOneClientSwitchesEveryClient() async throws {
-        let daemon = try Daemon()
+        let sandbox = try Sandbox(prefix: "hs-lib-")
+        let daemon = try Daemon.serving(sandbox)
         let probe = ClientProbe()
         let (first, firstToken) = Self.client(daemon, language: "en_US.UTF-8", probe: probe)
         let (second, secondToken) = Self.client(daemon, language: "en_US.UTF-8", probe: probe)
@@ -96,7 +99,8 @@ struct DaemonTests {
     }
 
     @Test func aKilledAndRestartedDaemonIsFollowedAndTheMirrorMatchesIt() async throws {
-        let daemon = try Daemon()
+        let sandbox = try Sandbox(prefix: "hs-lib-")
+        var daemon = try Daemon.serving(sandbox)
         let probe = ClientProbe()
         let transport = ObservedTransport(path: daemon.socket, probe: probe)
         let strings = LiveStrings(transport: transport, configuration: .init(environment: ["LANG": "de_DE"]))
@@ -104,12 +108,12 @@ struct DaemonTests {
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
         let firstEpoch = try #require(transport.snapshotEpochs.last)
 
-        try daemon.kill()
+        daemon.crash()
         try probe.wait("the client to notice") { !strings.isConnected }
         #expect(strings.localizedString("greeting") == "Hallo!")  // the mirror keeps answering
-        try daemon.save(try Self.german(in: daemon, [#""Hallo!""#: #""Moin!""#]), to: Self.german)
+        try sandbox.save(try Self.german(in: sandbox, [#""Hallo!""#: #""Moin!""#]), to: Self.german)
         let before = probe.changes.count
-        try daemon.restartWhenReady()
+        daemon = try Daemon.servingWhenReady(sandbox)
         try probe.wait("the client to recover") {
             strings.isSynchronized && strings.localizedString("greeting") == "Moin!"
         }
@@ -133,7 +137,8 @@ struct DaemonTests {
     }
 
     @Test func aGapInTheEventStreamBringsAFreshSnapshot() async throws {
-        let daemon = try Daemon()
+        let sandbox = try Sandbox(prefix: "hs-lib-")
+        let daemon = try Daemon.serving(sandbox)
         let probe = ClientProbe()
         let transport = ObservedTransport(path: daemon.socket, probe: probe)
         let strings = LiveStrings(transport: transport, configuration: .init(environment: ["LANG": "de_DE"]))
@@ -142,10 +147,10 @@ struct DaemonTests {
         let before = probe.changes.count
 
         transport.dropReloads(1)
-        try daemon.save(try Self.german(in: daemon, [#""Hallo!""#: #""Grüß Gott!""#]), to: Self.german)
+        try sandbox.save(try Self.german(in: sandbox, [#""Hallo!""#: #""Grüß Gott!""#]), to: Self.german)
         try probe.wait("the reload to be dropped") { transport.dropped.count == 1 }
         #expect(strings.localizedString("greeting") == "Hallo!")  // missed, for now
-        try daemon.save(try Self.german(in: daemon, [#""Sprache""#: #""Sprachen""#]), to: Self.german)
+        try sandbox.save(try Self.german(in: sandbox, [#""Sprache""#: #""Sprachen""#]), to: Self.german)
         try probe.wait("the snapshot after the gap") {
             strings.isSynchronized && strings.localizedString("settings.language") == "Sprachen"
         }

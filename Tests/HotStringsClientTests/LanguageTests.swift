@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import HotStringsTestSupport
 import Testing
 @testable import HotStringsClient
 

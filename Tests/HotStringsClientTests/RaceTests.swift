@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsProtocol
+import HotStringsTestSupport
 import Synchronization
 import Testing
 @testable import HotStringsClient
@@ -71,12 +72,13 @@ struct RaceTests {
     }
 
     @Test(needsDaemon) func lookupsRaceWithReloadsFromTheDaemon() throws {
-        let daemon = try Daemon()
+        let sandbox = try Sandbox(prefix: "hs-lib-")
+        let daemon = try Daemon.serving(sandbox)
         let probe = ClientProbe()
         let strings = LiveStrings(configuration: .init(socketPath: daemon.socket, environment: ["LANG": "de"]))
         let token = strings.onReload { probe.record(keys: $0.keys, language: $0.language) }
         try probe.wait("the first snapshot") { strings.localizedString("greeting") == "Hallo!" }
-        let path = daemon.bundle + "/" + DaemonTests.german
+        let path = sandbox.bundle + "/" + DaemonTests.german
         let original = try String(contentsOfFile: path, encoding: .utf8)
         let torn = Atomic<Int>(0)
         let reads = try Self.race(readers: 3, read: {
@@ -86,7 +88,7 @@ struct RaceTests {
         }, write: {
             for round in 1...12 {
                 let expected = Self.value(round)
-                try daemon.save(original.replacingOccurrences(of: #""Hallo!""#, with: "\"\(expected)\""),
+                try sandbox.save(original.replacingOccurrences(of: #""Hallo!""#, with: "\"\(expected)\""),
                                 to: DaemonTests.german)
                 try probe.wait("round \(round)") { strings.localizedString("greeting") == expected }
             }

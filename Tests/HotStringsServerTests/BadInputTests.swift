@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsProtocol
+import HotStringsTestSupport
 import LinuxSystem
 import Testing
 

@@ -49,7 +49,7 @@ struct LifecycleTests {
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
         let sandbox = try Sandbox()
         let daemon = try Daemon.serving(sandbox)
-        let second = try Daemon(sandbox, logName: "second")
+        let second = try Daemon(sandbox)
         #expect(second.waitForExit() == 1)
         #expect(second.log.contains("already listening on \(sandbox.socket)"), "log: \(second.log)")
         #expect(try LineClient(socket: sandbox.socket).request(#"{"id":1,"op":"hello"}"#)["ok"] == true)

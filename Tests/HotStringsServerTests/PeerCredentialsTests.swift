@@ -12,19 +12,9 @@ import Testing
 struct PeerCredentialsTests {
     /// Runs `hotstrings get greeting` as uid 65534; returns its exit status and standard output.
     func getAsNobody(_ sandbox: Sandbox) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try #require(hotstringsExecutable).path,
-                             "get", "greeting", "--socket", sandbox.socket, "--timeout", "5"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self) + errorText)
+        let run = try HotstringsProcess.run(["get", "greeting", "--socket", sandbox.socket, "--timeout", "5"],
+                                            userID: nobodyUserID)
+        return (run.code, run.stdout + run.stderr)
     }
 
     func openToEveryone(_ sandbox: Sandbox) throws {

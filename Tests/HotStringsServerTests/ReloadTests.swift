@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsProtocol
+import HotStringsTestSupport
 import Testing
 
 /// One entry of a `reload` event's `changes`, in a shape tests compare with `==`.

@@ -11,18 +11,8 @@ struct SystemdTests {
         let notifyPath = sandbox.root + "/notify.sock"
         let notifications = try UnixSocket.bindDatagram(atPath: notifyPath)
         defer { SocketIO.close(notifications) }
-        let process = Process()
-        process.executableURL = hotstringsExecutable
-        process.arguments = ["serve", sandbox.bundle, "--socket", sandbox.socket, "--state-dir", sandbox.stateDirectory]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = notifyPath
-        process.environment = environment
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        let daemon = try Daemon(sandbox, environment: ["NOTIFY_SOCKET": notifyPath])
+        defer { _ = try? daemon.terminate() }
         let poller = try Poller()
         try poller.add(notifications)
         var received = ""

@@ -3,11 +3,13 @@ import Foundation
 /// The `hotstrings` binary that `swift build --build-tests` puts next to the test runner, or nil if it was not
 /// built.
 ///
-/// The build products folder holds the test runner (`CommandLine.arguments[0]`) or the test bundle, depending on
-/// how the tests were started; both places are looked in.
+/// The build products folder holds the test runner or the benchmark (`CommandLine.arguments[0]`) or the test
+/// bundle, depending on how they were started; all of these places are looked in.
 package let hotstringsExecutable: URL? = {
     let candidates = [
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        // `swift run` starts the benchmark through a symbolic link on some toolchains.
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
         Bundle.main.bundleURL,
         Bundle.main.bundleURL.deletingLastPathComponent(),
     ]
