@@ -89,7 +89,7 @@ let package = Package(
             name: "HotStringsServerTests",
             dependencies: [
                 "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "HotStringsTestSupport",
-                "HotStringsService", "HotStringsEmbedded", "HotStringsClient",
+                "HotStringsService", "HotStringsEmbedded", "HotStringsClient",  // LineClient wraps its LineConnection
             ],
             swiftSettings: strict
         ),

@@ -35,6 +35,14 @@ package struct ParsedArguments: Sendable {
         return values[name]?.last ?? option.defaultValue
     }
 
+    /// Every value given for the option named `name`, in order (none when it was not given).
+    package func values(_ name: String) -> [String] {
+        guard let option = option(named: name), option.takesValue else {
+            preconditionFailure("'\(name)' is not an option with a value of \(spec.name)")
+        }
+        return values[name] ?? []
+    }
+
     private func option(named name: String) -> OptionSpec? {
         spec.options.first { $0.name == name }
     }

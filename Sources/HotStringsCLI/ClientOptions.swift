@@ -1,9 +1,11 @@
 import Foundation
+import HotStringsClient
 import HotStringsProtocol
 import LinuxSystem
 
 extension ExitCode {
-    /// A client command could not connect to the daemon (no socket file, no one listening, no permission).
+    /// A client command could not connect to the daemon (no socket file, no one listening, no permission), or
+    /// refused the server because it runs as a user the client does not trust.
     static let cannotConnect: Int32 = 2
     /// The daemon did not answer in time, closed the connection, or sent something unreadable.
     static let connectionLost: Int32 = 3
@@ -21,13 +23,13 @@ enum ClientAnswer {
 
 /// A connection to the daemon, or the exit code after the reason it cannot be had was printed.
 enum ConnectAttempt {
-    /// Connected.
-    case connected(ClientConnection)
+    /// Connected to a trusted server.
+    case connected(LineConnection)
     /// Not connected; the problem is printed and this is the exit code.
     case failed(Int32)
 }
 
-/// The options every client command shares (`--socket`, `--timeout`) and the connection they open.
+/// The options every client command shares (`--socket`, `--timeout`, `--trust-uid`) and the connection they open.
 struct ClientOptions {
     /// The options' specs, appended to each client command's own.
     static let specs: [OptionSpec] = [
@@ -35,6 +37,10 @@ struct ClientOptions {
                help: "The daemon's socket (default: $HOTSTRINGS_SOCKET, else $XDG_RUNTIME_DIR/hotstrings.sock, "
                    + "else /tmp/hotstrings-<uid>.sock)."),
         .value("timeout", valueName: "seconds", default: "10", help: "How long to wait for each answer."),
+        .value("trust-uid", valueName: "uid",
+               help: "Also believe a daemon running as this user ID (repeatable). By default only a daemon of "
+                   + "your own user or root is believed; any other is refused with exit code 2, because "
+                   + "another user may have created the socket before your daemon started."),
     ]
 
     /// The exit codes of a client command: success, the command's own, then those every client shares.
@@ -42,7 +48,8 @@ struct ClientOptions {
         [
             (ExitCode.success, success),
             (ExitCode.failure, failure),
-            (ExitCode.cannotConnect, "Cannot connect to the daemon (standard error says how to start one)."),
+            (ExitCode.cannotConnect, "Cannot connect to the daemon (standard error says how to start one), or "
+                + "the server runs as a user that is not trusted (see --trust-uid)."),
             (ExitCode.connectionLost, "The daemon did not answer in time, closed the connection or sent nonsense."),
             (ExitCode.usage, "The command line is wrong."),
         ]
@@ -54,6 +61,8 @@ struct ClientOptions {
     var isSocketGiven: Bool
     /// How long to wait for each response.
     var timeout: Duration
+    /// The servers the command believes: its own user's, root's and those of `--trust-uid`.
+    var trust: ServerTrust
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let option = arguments.value("socket")
@@ -65,12 +74,20 @@ struct ClientOptions {
             throw UsageError("--timeout takes a number of seconds greater than 0, such as 10 or 0.5")
         }
         timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        var trusted: [UInt32] = []
+        for value in arguments.values("trust-uid") {
+            guard let userID = UInt32(value) else {
+                throw UsageError("--trust-uid takes a numeric user ID such as 1000, not '\(value)'")
+            }
+            trusted.append(userID)
+        }
+        trust = ServerTrust(trustedUserIDs: trusted)
     }
 
     /// Connects to the daemon, or prints why it cannot and returns the exit code.
     func connect<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> ConnectAttempt {
         do {
-            return .connected(try ClientConnection(path: socketPath, timeout: timeout))
+            return .connected(try LineConnection(path: socketPath, trust: trust))
         } catch {
             return .failed(report(error, io: &io))
         }
@@ -78,14 +95,14 @@ struct ClientOptions {
 
     /// Connects, sends one request and returns its answer; connection problems are printed.
     func send<Output, ErrorOutput>(_ request: Request, io: inout CommandIO<Output, ErrorOutput>) -> ClientAnswer {
-        let connection: ClientConnection
+        let connection: LineConnection
         switch connect(io: &io) {
         case .connected(let opened): connection = opened
         case .failed(let code): return .failed(code)
         }
         defer { connection.close() }
         do {
-            switch try connection.send(request) {
+            switch try connection.request(request, timeout: timeout) {
             case .success(let result): return .result(result)
             case .failure(let error): return .refused(error)
             }
@@ -95,8 +112,9 @@ struct ClientOptions {
     }
 
     /// Prints `error` (with a hint to start the daemon when none listens) and returns its exit code.
-    func report<Output, ErrorOutput>(_ error: ClientError, io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+    func report<Output, ErrorOutput>(_ error: ConnectionError, io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         ClientOptions.printError("\(error)", io: &io)
+        if case .untrustedServer = error { return ExitCode.cannotConnect }
         guard case .cannotConnect(_, let systemError) = error else { return ExitCode.connectionLost }
         if systemError.errno == .noSuchFileOrDirectory || systemError.errno == .connectionRefused {
             let socket = isSocketGiven ? " --socket \(socketPath)" : ""

@@ -54,7 +54,8 @@ struct DemoCommand: Command {
 
     private func makeClient() -> LiveStrings {
         LiveStrings(configuration: LiveStrings.Configuration(
-            socketPath: client.socketPath, tables: [table], clientName: "hotstrings demo"))
+            socketPath: client.socketPath, tables: [table], clientName: "hotstrings demo",
+            trustedServerUserIDs: Array(client.trust.trustedUserIDs)))
     }
 
     private func runOnce<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {

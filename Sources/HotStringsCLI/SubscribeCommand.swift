@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsClient
 import HotStringsProtocol
 import LinuxSystem
 
@@ -62,7 +63,7 @@ struct SubscribeCommand: Command {
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        let connection: ClientConnection
+        let connection: LineConnection
         switch client.connect(io: &io) {
         case .connected(let opened): connection = opened
         case .failed(let code): return code
@@ -76,7 +77,7 @@ struct SubscribeCommand: Command {
             interrupter.interrupt()
         }.start()
         do {
-            if case .failure(let error) = try connection.send(.subscribe(subscription)) {
+            if case .failure(let error) = try connection.request(.subscribe(subscription), timeout: client.timeout) {
                 return ClientOptions.report(error, io: &io)
             }
             while true {
@@ -84,7 +85,7 @@ struct SubscribeCommand: Command {
                 case .line(let line):
                     print(line, io: &io)
                 case .closed:
-                    return client.report(ClientError.connectionLost(path: connection.path), io: &io)
+                    return client.report(ConnectionError.connectionLost(path: connection.path), io: &io)
                 case .interrupted:
                     return ExitCode.success
                 }

@@ -22,13 +22,20 @@ extension LiveStrings {
         public var maximumReconnectDelay: Duration
         /// How long `setLanguage(_:)` waits for the daemon's answer.
         public var requestTimeout: Duration
+        /// Users, besides this process's own and root, whose daemon the client believes.
+        ///
+        /// Right after connecting, the client asks the kernel which user runs the server (`SO_PEERCRED`). A
+        /// server of any other user is refused, because anyone can create a socket at a path in a shared folder
+        /// such as `/tmp` before the real daemon starts; the client then keeps retrying as after any failed
+        /// connection, and `setLanguage(_:)` fails with `LiveStringsError.untrustedServer`. Empty by default.
+        public var trustedServerUserIDs: [UInt32]
 
         /// A configuration; every parameter has a default suited to an application.
         public init(
             socketPath: String? = nil, tables: [String]? = nil, languages: [String]? = nil,
             clientName: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
             reconnectDelay: Duration = .milliseconds(50), maximumReconnectDelay: Duration = .seconds(2),
-            requestTimeout: Duration = .seconds(10)
+            requestTimeout: Duration = .seconds(10), trustedServerUserIDs: [UInt32] = []
         ) {
             self.socketPath = socketPath
             self.tables = tables
@@ -38,6 +45,7 @@ extension LiveStrings {
             self.reconnectDelay = reconnectDelay
             self.maximumReconnectDelay = maximumReconnectDelay
             self.requestTimeout = requestTimeout
+            self.trustedServerUserIDs = trustedServerUserIDs
         }
     }
 }

@@ -36,12 +36,7 @@ public final class LiveStrings: Sendable {
     /// Starts a client of the daemon described by `configuration`; returns at once, without waiting for the
     /// connection (see `waitUntilSynchronized(timeout:)`).
     public convenience init(configuration: Configuration = Configuration()) {
-        let path = SocketPath.resolve(option: configuration.socketPath, environment: configuration.environment,
-                                      userID: ProcessStatistics.userID)
-        let backoff = Backoff(initial: configuration.reconnectDelay, maximum: configuration.maximumReconnectDelay)
-        let options = SocketTransport.Options(path: path, clientName: configuration.clientName, backoff: backoff,
-                                              requestTimeout: configuration.requestTimeout)
-        self.init(transport: SocketTransport(options: options), configuration: configuration)
+        self.init(transport: SocketTransport(configuration: configuration), configuration: configuration)
     }
 
     /// Starts a client over `transport` (an in-process store, or a test double); `socketPath`, the reconnect

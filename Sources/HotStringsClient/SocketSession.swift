@@ -1,12 +1,9 @@
 import HotStringsProtocol
 import LinuxSystem
 
-/// One connection to the daemon, used only by the transport's thread: reads lines into events and answers,
-/// writes requests, and times requests out.
+/// One connection to the daemon, used only by the transport's thread: the `LiveStrings` protocol conversation
+/// (hello, subscriptions, requests with deadlines) over a `LineConnection` driven by the thread's loop.
 final class SocketSession {
-    /// Lines from the daemon have no length limit (a snapshot of a big bundle is one line of megabytes).
-    static let maximumLineLength = 1 << 32
-
     /// What a request in flight was for.
     private enum Pending {
         case hello
@@ -15,35 +12,19 @@ final class SocketSession {
         case user(deadline: ContinuousClock.Instant, SocketTransport.Reply)
     }
 
-    let poller: Poller
+    /// The connection; its `interrupter` wakes the loop from other threads.
+    let connection: LineConnection
     /// Whether the daemon answered anything on this connection.
     private(set) var hasAnswered = false
-    private let fd: Int32
     private let clientName: String?
-    private var framer = LineFramer(maximumLineLength: SocketSession.maximumLineLength)
-    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-    private var outbox: [UInt8] = []
     private var pending: [Int64: Pending] = [:]
-    private var lastID: Int64 = 0
     private var isClosed = false
 
-    /// Connects to `options.path`; nil when no daemon accepts there (or no poller could be made).
-    init?(options: SocketTransport.Options) {
-        guard let poller = try? Poller() else { return nil }
-        guard let fd = try? UnixSocket.connect(toPath: options.path, nonBlocking: true) else {
-            poller.close()
-            return nil
-        }
-        do {
-            try poller.add(fd)
-        } catch {
-            SocketIO.close(fd)
-            poller.close()
-            return nil
-        }
-        self.poller = poller
-        self.fd = fd
-        self.clientName = options.clientName
+    /// Connects to `options.path` and checks the server with `options.trust`.
+    /// - Throws: `ConnectionError` when no daemon accepts there or its server is not trusted.
+    init(options: SocketTransport.Options) throws(ConnectionError) {
+        connection = try LineConnection(path: options.path, trust: options.trust)
+        clientName = options.clientName
     }
 
     deinit {
@@ -68,21 +49,19 @@ final class SocketSession {
                 }
             }
             do {
-                try flush()
-                if let ended = try readAvailable(handler: handler) { return ended }
-            } catch {
-                return "\(error)"
-            }
-            expireRequests()
-            do {
-                _ = try poller.wait(timeout: waitTimeout())
+                try connection.flush()
+                try connection.readAvailable()
+                while let line = try connection.nextLine() { dispatch(line, handler: handler) }
+                if connection.isClosedByPeer { return "the daemon closed the connection" }
+                expireRequests()
+                try connection.wait(timeout: waitTimeout())
             } catch {
                 return "\(error)"
             }
         }
     }
 
-    /// Closes the socket and the poller; requests still waiting, here or in `abandoned`, fail.
+    /// Closes the connection; requests still waiting, here or in `abandoned`, fail.
     func close(failing abandoned: [SocketTransport.Outgoing]) {
         for item in abandoned {
             if case .request(_, _, let reply) = item { reply.resume(returning: .failure(.connectionLost)) }
@@ -91,46 +70,11 @@ final class SocketSession {
         isClosed = true
         for case .user(_, let reply) in pending.values { reply.resume(returning: .failure(.connectionLost)) }
         pending = [:]
-        poller.remove(fd)
-        SocketIO.close(fd)
-        poller.close()
+        connection.close()
     }
 
     private func queue(_ request: Request, as kind: Pending) {
-        lastID += 1
-        pending[lastID] = kind
-        outbox.append(contentsOf: RequestEncoder.encode(id: .number(lastID), request))
-    }
-
-    /// Writes what the socket takes now; the rest waits for the next turn.
-    private func flush() throws(SystemError) {
-        guard !outbox.isEmpty else { return }
-        let written: Result<Int, SystemError> = outbox.withUnsafeBytes { bytes in
-            Result { () throws(SystemError) in try SocketIO.write(fd, bytes) }
-        }
-        outbox.removeFirst(try written.get())
-    }
-
-    /// Reads everything available and dispatches the complete lines; returns a reason when the connection
-    /// ended.
-    private func readAvailable(handler: (TransportEvent) -> Void) throws(SystemError) -> String? {
-        while true {
-            let result: Result<SocketIO.ReadResult, SystemError> = readBuffer.withUnsafeMutableBytes { buffer in
-                Result { () throws(SystemError) in try SocketIO.read(fd, into: buffer) }
-            }
-            switch try result.get() {
-            case .data(let count):
-                framer.append(contentsOf: readBuffer[..<count])
-                while let line = framer.nextLine() {
-                    guard case .success(let bytes) = line else { return "a line from the daemon is too long" }
-                    dispatch(bytes, handler: handler)
-                }
-            case .wouldBlock:
-                return nil
-            case .closed:
-                return "the daemon closed the connection"
-            }
-        }
+        pending[connection.queue(request)] = kind
     }
 
     private func dispatch(_ line: [UInt8], handler: (TransportEvent) -> Void) {
@@ -171,10 +115,8 @@ final class SocketSession {
         }
     }
 
-    /// Until the next request deadline; briefly when bytes wait to be written (the poller watches only for
-    /// readability); forever otherwise.
+    /// Until the next request deadline; forever otherwise (the poller also wakes for room to write).
     private func waitTimeout() -> Duration? {
-        if !outbox.isEmpty { return .milliseconds(5) }
         var earliest: ContinuousClock.Instant?
         for case .user(let deadline, _) in pending.values where earliest.map({ deadline < $0 }) ?? true {
             earliest = deadline

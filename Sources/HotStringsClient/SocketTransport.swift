@@ -21,6 +21,8 @@ final class SocketTransport: HotStringsTransport {
         var backoff: Backoff
         /// How long a request waits for its answer.
         var requestTimeout: Duration
+        /// Which servers the transport believes; others are refused as a failed connection attempt would be.
+        var trust = ServerTrust()
     }
 
     /// A request or command waiting for the thread to send it.
@@ -36,10 +38,13 @@ final class SocketTransport: HotStringsTransport {
     struct Shared {
         var isStarted = false
         var isStopped = false
-        /// The live connection's poller, to wake it; nil between connections. Woken only under the lock,
-        /// and removed under the lock before it is closed, so a wake-up never writes to a closed descriptor.
-        var poller: Poller?
+        /// Wakes the live connection; nil between connections. Used only under the lock, and removed under
+        /// the lock before the connection is closed, so a wake-up never writes to a closed descriptor.
+        var interrupter: ConnectionInterrupter?
         var outgoing: [Outgoing] = []
+        /// Why the last connection attempt was refused, when it was refused because of who the server is:
+        /// what a request gets instead of `.notConnected` until a connection succeeds.
+        var refusal: LiveStringsError?
     }
 
     let options: Options
@@ -49,6 +54,18 @@ final class SocketTransport: HotStringsTransport {
 
     init(options: Options) {
         self.options = options
+    }
+
+    /// The transport a `LiveStrings` made with `configuration` uses.
+    convenience init(configuration: LiveStrings.Configuration) {
+        let path = SocketPath.resolve(option: configuration.socketPath, environment: configuration.environment,
+                                      userID: ProcessStatistics.userID)
+        let backoff = Backoff(initial: configuration.reconnectDelay, maximum: configuration.maximumReconnectDelay)
+        self.init(options: Options(
+            path: path, clientName: configuration.clientName, backoff: backoff,
+            requestTimeout: configuration.requestTimeout,
+            trust: ServerTrust(trustedUserIDs: configuration.trustedServerUserIDs)
+        ))
     }
 
     func start(_ handler: @escaping @Sendable (TransportEvent) -> Void) {
@@ -69,8 +86,8 @@ final class SocketTransport: HotStringsTransport {
     func request(_ request: Request) async throws(LiveStringsError) -> [String: JSONValue] {
         let deadline = ContinuousClock.now + options.requestTimeout
         let result = await withCheckedContinuation { (reply: Reply) in
-            if !enqueue(.request(request, deadline: deadline, reply)) {
-                reply.resume(returning: .failure(.notConnected))
+            if let failure = enqueue(.request(request, deadline: deadline, reply)) {
+                reply.resume(returning: .failure(failure))
             }
         }
         return try result.get()
@@ -79,18 +96,21 @@ final class SocketTransport: HotStringsTransport {
     func stop() {
         shared.withLock { shared in
             shared.isStopped = true
-            shared.poller?.wake()
+            shared.interrupter?.wake()
         }
         retrySignal.signal()
     }
 
-    /// Queues `item` for the live connection and wakes it; false when there is none.
-    private func enqueue(_ item: Outgoing) -> Bool {
+    /// Queues `item` for the live connection and wakes it; when there is none, why (`.notConnected`, or the
+    /// refusal of an untrusted server).
+    private func enqueue(_ item: Outgoing) -> LiveStringsError? {
         shared.withLock { shared in
-            guard let poller = shared.poller, !shared.isStopped else { return false }
+            guard let interrupter = shared.interrupter, !shared.isStopped else {
+                return shared.refusal ?? .notConnected
+            }
             shared.outgoing.append(item)
-            poller.wake()
-            return true
+            interrupter.wake()
+            return nil
         }
     }
 
@@ -101,36 +121,46 @@ final class SocketTransport: HotStringsTransport {
     private func run(_ handler: @escaping @Sendable (TransportEvent) -> Void) {
         var failures = 0
         while !isStopped {
-            if let session = SocketSession(options: options) {
-                let isPublished = shared.withLock { shared in
-                    guard !shared.isStopped else { return false }
-                    shared.poller = session.poller
-                    shared.outgoing = []
-                    return true
-                }
-                if isPublished {
-                    handler(.connected)
-                    let reason = session.run(handler: handler, takeOutgoing: takeOutgoing, isStopped: { isStopped })
-                    let abandoned = shared.withLock { shared in
-                        shared.poller = nil
-                        defer { shared.outgoing = [] }
-                        return shared.outgoing
-                    }
-                    session.close(failing: abandoned)
-                    if !isStopped { handler(.disconnected(reason: reason)) }
-                    // A connection that got as far as answering counts as a success: start the backoff over.
-                    failures = session.hasAnswered ? 0 : failures
-                } else {
-                    session.close(failing: [])
-                }
+            switch Result(catching: { () throws(ConnectionError) in try SocketSession(options: options) }) {
+            case .success(let session):
+                serve(session, handler: handler)
+                // A connection that got as far as answering counts as a success: start the backoff over.
+                failures = session.hasAnswered ? 0 : failures
+            case .failure(.untrustedServer(let path, let server)):
+                // Never a word to a server of another user: a squatter's answers would be believed.
+                shared.withLock { $0.refusal = .untrustedServer(path: path, userID: server.userID) }
+            case .failure:
+                shared.withLock { $0.refusal = nil }
             }
             guard !isStopped else { break }
             let delay = options.backoff.delay(afterFailures: failures, random: Double.random(in: 0..<1))
             failures += 1
-            let (seconds, attoseconds) = delay.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            _ = retrySignal.wait(timeout: .now() + .nanoseconds(nanoseconds))
+            _ = retrySignal.wait(timeout: .now() + .nanoseconds(delay.wholeNanoseconds))
         }
+    }
+
+    /// Runs one trusted connection until it ends, then fails what was still waiting for it.
+    private func serve(_ session: SocketSession, handler: @escaping @Sendable (TransportEvent) -> Void) {
+        let isPublished = shared.withLock { shared in
+            guard !shared.isStopped else { return false }
+            shared.interrupter = session.connection.interrupter
+            shared.outgoing = []
+            shared.refusal = nil
+            return true
+        }
+        guard isPublished else {
+            session.close(failing: [])
+            return
+        }
+        handler(.connected)
+        let reason = session.run(handler: handler, takeOutgoing: takeOutgoing, isStopped: { isStopped })
+        let abandoned = shared.withLock { shared in
+            shared.interrupter = nil
+            defer { shared.outgoing = [] }
+            return shared.outgoing
+        }
+        session.close(failing: abandoned)
+        if !isStopped { handler(.disconnected(reason: reason)) }
     }
 
     private func takeOutgoing() -> [Outgoing] {
@@ -138,5 +168,13 @@ final class SocketTransport: HotStringsTransport {
             defer { shared.outgoing = [] }
             return shared.outgoing
         }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, for Dispatch timeouts.
+    var wholeNanoseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsClient
 import HotStringsTestSupport
 import LinuxSystem
 
@@ -125,42 +126,19 @@ final class Daemon {
     var residentBytes: Int { launched.residentBytes }
 }
 
-/// A blocking line-oriented connection for the benchmark.
-final class LineConnection {
-    let fd: Int32
-    private var buffer: [UInt8] = []
-
-    init(path: String) throws {
-        fd = try UnixSocket.connect(toPath: path)
-    }
-
-    deinit { SocketIO.close(fd) }
-
+extension LineConnection {
+    /// Sends `line` and a newline, waiting as long as the daemon takes to read it.
     func send(_ line: String) throws {
-        var bytes = Array((line + "\n").utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = try bytes.withUnsafeMutableBytes { try SocketIO.write(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
-            offset += written
-        }
+        queue(bytes: Array((line + "\n").utf8))
+        try send(timeout: .seconds(3600))
     }
 
-    /// The next line (blocking; the socket is blocking).
+    /// The next line, waiting as long as it takes.
     func readLine() throws -> [UInt8] {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let result = try chunk.withUnsafeMutableBytes { try SocketIO.read(fd, into: $0) }
-            switch result {
-            case .data(let count): buffer += chunk[..<count]
-            case .closed: throw UsageError("the daemon closed the connection")
-            case .wouldBlock: continue
-            }
+        guard case .line(let line) = try nextLine(timeout: nil) else {
+            throw UsageError("the daemon closed the connection")
         }
+        return line
     }
 }
 

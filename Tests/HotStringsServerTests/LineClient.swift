@@ -1,3 +1,4 @@
+import HotStringsClient
 import HotStringsProtocol
 import LinuxSystem
 import Testing
@@ -7,29 +8,25 @@ struct ClientError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// A raw protocol client for tests: JSON lines over a non-blocking Unix socket, every wait with a deadline.
+/// A protocol client for tests: the client library's `LineConnection` with the waits tests need, every one
+/// with a deadline, plus raw access (garbage, half-close, unframed chunks).
 final class LineClient {
-    let fd: Int32
-    private var framer = LineFramer(maximumLineLength: 64 << 20)
+    let connection: LineConnection
+    /// The socket, for raw reads and for polling many clients at once.
+    var fd: Int32 { connection.fd }
+    /// Complete lines taken from the connection and not yet handed out.
     private var lines: [[UInt8]] = []
-    private var poller: EventPoller?
     /// Set once the daemon closed the connection (end of file or reset).
-    private(set) var isClosedByPeer = false
-    private var isClosed = false
+    var isClosedByPeer: Bool { connection.isClosedByPeer }
 
     /// Connects to the daemon's socket.
     init(socket path: String) throws {
-        fd = try UnixSocket.connect(toPath: path, nonBlocking: true)
+        connection = try LineConnection(path: path, maximumLineLength: 64 << 20)
     }
-
-    deinit { close() }
 
     /// Closes the socket (the daemon sees the client go away).
     func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        poller?.close()
-        SocketIO.close(fd)
+        connection.close()
     }
 
     // MARK: - Writing
@@ -44,16 +41,17 @@ final class LineClient {
         try send(bytes: Array((text + "\n").utf8), timeout: timeout)
     }
 
-    /// Sends all of `bytes`, waiting for room in the socket buffer until `timeout`.
+    /// Sends all of `bytes`, waiting for room in the socket buffer until `timeout`; what arrives meanwhile is
+    /// kept.
+    /// - Throws: `ClientError` when the daemon takes nothing for `timeout`.
     func send(bytes: [UInt8], timeout: Duration = .seconds(5)) throws {
-        let deadline = ContinuousClock.now + timeout
-        var offset = 0
-        while offset < bytes.count {
-            let written = try bytes.withUnsafeBytes { buffer throws(SystemError) in
-                try SocketIO.write(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-            }
-            offset += written
-            if written == 0 { try waitFor(.writable, until: deadline) }
+        connection.queue(bytes: bytes)
+        do {
+            try connection.send(timeout: timeout)
+        } catch .timedOut {
+            // What the socket took is sent; the rest is dropped, as by a client that gives up.
+            try connection.discardUnsentBytes()
+            throw ClientError(description: "timed out waiting for the socket to be writable")
         }
     }
 
@@ -70,14 +68,15 @@ final class LineClient {
     /// The next line from the daemon, waiting up to `timeout`.
     /// - Throws: `ClientError` when the deadline passes or the daemon closes the connection first.
     func nextLine(timeout: Duration = .seconds(5)) throws -> [UInt8] {
-        let deadline = ContinuousClock.now + timeout
-        while lines.isEmpty {
-            try readAvailable()
-            guard lines.isEmpty else { break }
-            if isClosedByPeer { throw ClientError(description: "the daemon closed the connection") }
-            try waitFor(.readable, until: deadline)
+        if !lines.isEmpty { return lines.removeFirst() }
+        do {
+            switch try connection.nextLine(timeout: timeout) {
+            case .line(let line): return line
+            case .closed, .interrupted: throw ClientError(description: "the daemon closed the connection")
+            }
+        } catch let error as ConnectionError {
+            throw ClientError(description: "\(error)")
         }
-        return lines.removeFirst()
     }
 
     /// The next line parsed as JSON.
@@ -107,43 +106,26 @@ final class LineClient {
         while !isClosedByPeer {
             try readAvailable()
             if isClosedByPeer { break }
-            do {
-                try waitFor(.readable, until: deadline)
-            } catch {
-                return nil
-            }
+            guard ContinuousClock.now < deadline else { return nil }
+            try connection.wait(timeout: deadline - .now)
         }
-        defer { lines = [] }
-        return lines
+        try readAvailable()
+        return takeLines()
     }
 
     /// Reads whatever the socket holds now without waiting; complete lines are queued.
     func readAvailable() throws {
-        guard !isClosedByPeer else { return }
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let outcome = try buffer.withUnsafeMutableBytes { bytes throws(SystemError) in
-                try SocketIO.read(fd, into: bytes)
-            }
-            switch outcome {
-            case .data(let count):
-                buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                while let line = framer.nextLine() {
-                    guard case .success(let bytes) = line else { throw ClientError(description: "line too long") }
-                    lines.append(bytes)
-                }
-            case .wouldBlock:
-                return
-            case .closed:
-                isClosedByPeer = true
-                return
-            }
+        while try connection.readAvailable() {
+            while let line = try connection.nextLine() { lines.append(line) }
         }
+        while let line = try connection.nextLine() { lines.append(line) }
     }
 
     /// Waits until the daemon has sent something and reads one buffer of it, unframed; returns the byte count.
     func readChunk(maximumCount: Int = 4096, timeout: Duration = .seconds(5)) throws -> Int {
-        try waitFor(.readable, until: ContinuousClock.now + timeout)
+        guard try connection.wait(timeout: timeout) else {
+            throw ClientError(description: "timed out waiting for the socket to be readable")
+        }
         var buffer = [UInt8](repeating: 0, count: maximumCount)
         let outcome = try buffer.withUnsafeMutableBytes { bytes throws(SystemError) in
             try SocketIO.read(fd, into: bytes)
@@ -159,21 +141,6 @@ final class LineClient {
     func takeLines() -> [[UInt8]] {
         defer { lines = [] }
         return lines
-    }
-
-    private func waitFor(_ interest: EventPoller.Interest, until deadline: ContinuousClock.Instant) throws {
-        let poller = try self.poller ?? {
-            let made = try EventPoller()
-            try made.add(fd, interest: [])
-            self.poller = made
-            return made
-        }()
-        try poller.modify(fd, interest: interest)
-        let remaining = deadline - .now
-        guard remaining > .zero, !(try poller.wait(timeout: remaining)).isEmpty else {
-            let state = interest == .readable ? "readable" : "writable"
-            throw ClientError(description: "timed out waiting for the socket to be \(state)")
-        }
     }
 }
 
