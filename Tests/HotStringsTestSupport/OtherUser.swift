@@ -30,3 +30,34 @@ package func isReachableByOthers(_ path: String) -> Bool {
     }
     return true
 }
+
+extension Sandbox {
+    /// A folder `<root>/<name>` owned by `userID` (mode 0755), with the sandbox opened for others to reach it
+    /// and the bundle: where a daemon run as that user can put its socket and state.
+    /// - Throws: what creating the folder or changing its owner or mode throws.
+    package func folder(ownedBy userID: UInt32, named name: String) throws -> String {
+        let folder = root + "/" + name
+        try FileSystem.setPermissions(0o755, atPath: root)
+        try FileSystem.makeDirectory(atPath: folder, mode: 0o755)
+        try FileManager.default.setAttributes(
+            [.ownerAccountID: NSNumber(value: userID), .groupOwnerAccountID: NSNumber(value: userID)],
+            ofItemAtPath: folder
+        )
+        return folder
+    }
+}
+
+extension Daemon {
+    /// Starts `hotstrings serve` on the sandbox's bundle as `nobody`, with its socket and state in a folder
+    /// `nobody` owns, and waits until it serves: a server of another local user, as a squatter's would be.
+    /// - Throws: `TimedOut` with the reason when no process can be run as another user here (see
+    ///   `otherUserUnavailable`), or what starting the daemon throws.
+    package static func servingAsNobody(_ sandbox: Sandbox) throws -> Daemon {
+        if let reason = otherUserUnavailable { throw TimedOut(description: reason) }
+        let folder = try sandbox.folder(ownedBy: nobodyUserID, named: "nobody")
+        let daemon = try Daemon(bundle: sandbox.bundle, socket: folder + "/d.sock", stateDirectory: folder + "/state",
+                                userID: nobodyUserID)
+        try daemon.waitUntilServing()
+        return daemon
+    }
+}
