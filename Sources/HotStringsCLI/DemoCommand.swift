@@ -65,7 +65,15 @@ struct DemoCommand: Command {
         let screen = DemoScreen(table: table, socketPath: client.socketPath)
         io.stdout.write(screen.frame(strings, lastChange: nil, redraws: 1))
         guard isSynchronized else {
-            ClientOptions.printError("no answer from the daemon at \(client.socketPath)", io: &io)
+            // The client retries a refused server silently; one more attempt says why, if that was it.
+            let attempt = Result { () throws(ConnectionError) in
+                try LineConnection(path: client.socketPath, trust: client.trust)
+            }
+            if case .failure(let error) = attempt, case .untrustedServer = error {
+                ClientOptions.printError("\(error)", io: &io)
+            } else {
+                ClientOptions.printError("no answer from the daemon at \(client.socketPath)", io: &io)
+            }
             return ExitCode.cannotConnect
         }
         return ExitCode.success

@@ -39,6 +39,11 @@ struct ServerTrustTests {
 
         let subscribed = try runToEnd(["subscribe", "--socket", daemon.socket])
         #expect(subscribed.code == 2 && subscribed.stdout.isEmpty, "\(subscribed)")
+
+        let demo = try runToEnd(["demo", "--once", "--socket", daemon.socket, "--timeout", "0.3"])
+        #expect(demo.code == 2)
+        #expect(!demo.stdout.contains("Squatted!"))
+        #expect(demo.stderr.contains("refusing the server at \(daemon.socket): it runs as uid 65534"), "\(demo)")
     }
 
     @Test func trustUIDMakesTheClientTalkToThatUsersDaemon() throws {
