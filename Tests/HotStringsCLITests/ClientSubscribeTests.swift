@@ -43,12 +43,12 @@ struct ClientSubscribeTests {
 
         text.process.interrupt()
         #expect(text.waitForExit() == 0)
-        #expect(text.stderr.text.isEmpty)
+        #expect(text.errorText.isEmpty)
 
         #expect(try served.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: served.socket))
         #expect(json.waitForExit() == 3)
-        #expect(json.stderr.text
+        #expect(json.errorText
             == "hotstrings: error: connection lost: the daemon at \(served.socket) closed the connection\n")
     }
 

@@ -22,9 +22,13 @@ package final class Daemon {
         for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID"] where environment[name] == nil {
             environment[name] = .some(nil)
         }
+        // The log goes to a file beside the socket, so that `log` holds what the daemon logged before an answer
+        // as soon as the answer arrives.
+        let logPath = (socket as NSString).deletingLastPathComponent
+            + "/daemon-\(UUID().uuidString.prefix(8)).log"
         child = try HotstringsProcess(
             ["serve", bundle, "--socket", socket, "--state-dir", stateDirectory] + arguments,
-            environment: environment, userID: userID
+            environment: environment, userID: userID, errorLogPath: logPath
         )
         self.socket = socket
     }
@@ -71,7 +75,7 @@ package final class Daemon {
     package var isRunning: Bool { child.isRunning }
 
     /// What the daemon wrote on standard error so far.
-    package var log: String { child.stderr.text }
+    package var log: String { child.errorText }
 
     /// Waits for the "serving" line the daemon logs once its first scan is answered (at the default log level).
     /// - Throws: `TimedOut` with the log when the daemon exits first or `timeout` passes.

@@ -14,16 +14,21 @@ package final class HotstringsProcess {
     package let arguments: [String]
     /// What the process writes on standard output.
     package let stdout: PipeReader
-    /// What the process writes on standard error.
-    package let stderr: PipeReader
+    /// What the process writes on standard error; nil when it goes to `errorLogPath`.
+    package let stderr: PipeReader?
+    /// The file standard error goes to, if one was given.
+    package let errorLogPath: String?
     private let exited = DispatchSemaphore(value: 0)
     private let status = ExitStatus()
 
     /// Starts `hotstrings arguments...` with `environment` added to this process's environment (a nil value
-    /// removes a variable), as the user `userID` through `setpriv` when one is given.
+    /// removes a variable), as the user `userID` through `setpriv` when one is given, its standard error
+    /// appended to the file `errorLogPath` when one is given (read back at once, with no reader thread in
+    /// between: what the process logged before it answered is there when the answer is).
     /// - Throws: `TimedOut` when the binary was not built or `setpriv` is missing (see `otherUserUnavailable`),
     ///   or what `Process.run` throws.
-    package init(_ arguments: [String], environment: [String: String?] = [:], userID: UInt32? = nil) throws {
+    package init(_ arguments: [String], environment: [String: String?] = [:], userID: UInt32? = nil,
+                 errorLogPath: String? = nil) throws {
         guard let executable = hotstringsExecutable else {
             throw TimedOut(description: "the hotstrings binary is not next to the test runner: build it first")
         }
@@ -41,10 +46,16 @@ package final class HotstringsProcess {
         for (name, value) in environment { merged[name] = value }
         process.environment = merged
         let output = Pipe()
-        let errors = Pipe()
+        let errors = errorLogPath == nil ? Pipe() : nil
+        self.errorLogPath = errorLogPath
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
-        process.standardError = errors
+        if let errorLogPath {
+            _ = FileManager.default.createFile(atPath: errorLogPath, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorLogPath))
+        } else {
+            process.standardError = errors
+        }
         let (exited, status) = (exited, status)
         process.terminationHandler = { process in
             status.value.withLock { $0 = process.terminationStatus }
@@ -52,7 +63,7 @@ package final class HotstringsProcess {
         }
         try process.run()
         stdout = PipeReader(output.fileHandleForReading)
-        stderr = PipeReader(errors.fileHandleForReading)
+        stderr = errors.map { PipeReader($0.fileHandleForReading) }
     }
 
     deinit {
@@ -62,6 +73,12 @@ package final class HotstringsProcess {
             sendKillSignal(to: pid)
             _ = exited.wait(timeout: .now() + 2)
         }
+    }
+
+    /// Everything the process wrote on standard error so far, from the pipe or the log file.
+    package var errorText: String {
+        if let stderr { return stderr.text }
+        return errorLogPath.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
     }
 
     /// The process ID.
@@ -76,7 +93,7 @@ package final class HotstringsProcess {
         guard exited.wait(timeout: .now() + .nanoseconds(timeout.nanoseconds)) == .success else { return nil }
         exited.signal()
         try? stdout.wait(for: "the end of standard output") { _ in stdout.isFinished }
-        try? stderr.wait(for: "the end of standard error") { _ in stderr.isFinished }
+        if let stderr { try? stderr.wait(for: "the end of standard error") { _ in stderr.isFinished } }
         return status.value.withLock { $0 }
     }
 
@@ -100,7 +117,7 @@ package final class HotstringsProcess {
         guard let code = child.waitForExit(timeout: timeout) else {
             throw TimedOut(description: "hotstrings \(arguments) did not finish within \(timeout)")
         }
-        return ProcessRun(code: code, stdout: child.stdout.text, stderr: child.stderr.text)
+        return ProcessRun(code: code, stdout: child.stdout.text, stderr: child.errorText)
     }
 }
 
