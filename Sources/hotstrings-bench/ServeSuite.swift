@@ -104,7 +104,8 @@ final class Daemon {
     /// it and only warnings logged, and waits until it listens.
     static func launch(bundle: String) throws -> HotStringsTestSupport.Daemon {
         guard hotstringsExecutable != nil else {
-            throw UsageError("no hotstrings binary next to \(CommandLine.arguments[0]): run swift build -c release first")
+            throw UsageError(
+                "no hotstrings binary next to \(CommandLine.arguments[0]): run swift build -c release first")
         }
         let launched = try HotStringsTestSupport.Daemon(
             bundle: bundle, socket: bundle + "/.hotstrings.sock", stateDirectory: bundle + "/.state",

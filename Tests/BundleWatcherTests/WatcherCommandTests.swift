@@ -28,7 +28,9 @@ import Testing
         let message = try #require(error["message"] as? String)
         #expect(message.contains("Permission denied"), "\(message)")
         // Nothing lost: the readable tables are in the snapshot.
-        let snapshot = try firstLine(of: watch.stdout, "the snapshot") { $0["event"] as? String == "snapshot" ? $0 : nil }
+        let snapshot = try firstLine(of: watch.stdout, "the snapshot") {
+            $0["event"] as? String == "snapshot" ? $0 : nil
+        }
         #expect((snapshot["tables"] as? [Any])?.count == 4)
 
         watch.process.terminate()
