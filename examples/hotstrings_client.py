@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import socket
+import struct
 import sys
 
 PROTOCOL_VERSION = 1
@@ -54,6 +55,16 @@ class ProtocolError(Exception):
         super().__init__("%s: %s" % (self.code, self.message))
 
 
+class UntrustedServer(OSError):
+    """The server at the socket runs as a user that is neither ours nor root nor trusted
+    (docs/PROTOCOL.md, "Which servers a client trusts")."""
+
+    def __init__(self, path, uid):
+        self.uid = uid
+        super().__init__("refusing the server at %s: it runs as uid %d, not as this user (uid %d) or root; "
+                         "if you trust it, pass --trust-uid %d" % (path, uid, os.getuid(), uid))
+
+
 class Client:
     """One connection to the daemon. Not thread-safe: use it from one thread."""
 
@@ -66,11 +77,17 @@ class Client:
         self._subscription = None  # the filters of the last subscribe, for resubscribing after a gap
 
     @classmethod
-    def connect(cls, path=None):
-        """Connects to the daemon at `path` (default: resolve_socket_path())."""
+    def connect(cls, path=None, trusted_uids=()):
+        """Connects to the daemon at `path` (default: resolve_socket_path()) and checks with
+        SO_PEERCRED that its server runs as our user, root, or one of `trusted_uids`; raises
+        UntrustedServer otherwise, before a byte is sent."""
+        path = path or resolve_socket_path()
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock.connect(path or resolve_socket_path())
+            sock.connect(path)
+            _, uid, _ = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12))
+            if uid not in (0, os.getuid()) and uid not in trusted_uids:
+                raise UntrustedServer(path, uid)
         except OSError:
             sock.close()
             raise
@@ -192,6 +209,9 @@ def _parser():
         "2 cannot connect, 64 usage error.",
     )
     parser.add_argument("--socket", metavar="PATH", help="the daemon's socket")
+    parser.add_argument("--trust-uid", metavar="UID", type=int, action="append", default=[],
+                        help="also believe a daemon running as this user (repeatable); by default only "
+                        "our own user's or root's")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
@@ -290,7 +310,10 @@ def main(argv=None):
             sys.stderr.write("hotstrings_client.py: error: the request is not JSON: %s\n" % error)
             return EXIT_USAGE
     try:
-        client = Client.connect(path)
+        client = Client.connect(path, trusted_uids=arguments.trust_uid)
+    except UntrustedServer as error:
+        sys.stderr.write("hotstrings_client.py: error: %s\n" % error)
+        return EXIT_CANNOT_CONNECT
     except OSError as error:
         sys.stderr.write(
             "hotstrings_client.py: error: cannot connect to %s: %s\n"

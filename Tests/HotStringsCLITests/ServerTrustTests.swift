@@ -57,6 +57,33 @@ struct ServerTrustTests {
         #expect(otherUID.code == 2, "trusting another uid does not trust this one")
     }
 
+    @Test func thePythonExampleClientChecksTheServerToo() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            try Test.cancel("no /usr/bin/python3")
+        }
+        let sandbox = try Sandbox()
+        let daemon = try squatter(sandbox)
+        func python(_ arguments: [String]) throws -> (code: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [repositoryRoot.path + "/examples/hotstrings_client.py", "--socket", daemon.socket]
+                + arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let refused = try python(["get", "greeting", "--language", "en"])
+        #expect(refused.code == 2)
+        #expect(refused.output.contains("refusing the server at \(daemon.socket): it runs as uid 65534"), "\(refused)")
+        #expect(!refused.output.contains("Squatted!"))
+        let trusted = try python(["--trust-uid", "65534", "get", "greeting", "--language", "en"])
+        #expect(trusted == (0, "Squatted!\n"))
+    }
+
     @Test(arguments: ["nobody", "1.5", "4294967296", ""])
     func trustUIDTakesANumericUserID(_ value: String) throws {
         let result = try runToEnd(["get", "greeting", "--socket", "/nonexistent.sock", "--trust-uid", value])
