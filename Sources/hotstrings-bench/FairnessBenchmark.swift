@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsClient
 import LinuxSystem
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsClient
 import LinuxSystem
 
 /// The fan-out reference: a child process that accepts N Unix socket connections and, when told, writes one

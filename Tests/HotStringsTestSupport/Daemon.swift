@@ -14,10 +14,11 @@ package final class Daemon {
     package let socket: String
 
     /// Starts `hotstrings serve bundle --socket socket --state-dir stateDirectory arguments...`, as `userID`
-    /// when one is given (see `HotstringsProcess`). Does not wait: see `waitUntilServing()`.
+    /// when one is given (see `HotstringsProcess`), its log in `<logName>-<random>.log` beside the socket.
+    /// Does not wait: see `waitUntilServing()`.
     /// - Throws: what starting the process throws.
     package init(bundle: String, socket: String, stateDirectory: String, arguments: [String] = [],
-                 environment: [String: String?] = [:], userID: UInt32? = nil) throws {
+                 environment: [String: String?] = [:], userID: UInt32? = nil, logName: String = "daemon") throws {
         var environment = environment
         for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID"] where environment[name] == nil {
             environment[name] = .some(nil)
@@ -25,7 +26,7 @@ package final class Daemon {
         // The log goes to a file beside the socket, so that `log` holds what the daemon logged before an answer
         // as soon as the answer arrives.
         let logPath = (socket as NSString).deletingLastPathComponent
-            + "/daemon-\(UUID().uuidString.prefix(8)).log"
+            + "/\(logName)-\(UUID().uuidString.prefix(8)).log"
         child = try HotstringsProcess(
             ["serve", bundle, "--socket", socket, "--state-dir", stateDirectory] + arguments,
             environment: environment, userID: userID, errorLogPath: logPath
@@ -36,10 +37,11 @@ package final class Daemon {
     /// Starts a daemon on the sandbox's bundle, state folder and socket (or `socket`), plus `arguments`.
     /// - Throws: what starting the process throws.
     package convenience init(_ sandbox: Sandbox, arguments: [String] = [], socket: String? = nil,
-                             environment: [String: String?] = [:], userID: UInt32? = nil) throws {
+                             environment: [String: String?] = [:], userID: UInt32? = nil,
+                             logName: String = "daemon") throws {
         try self.init(bundle: sandbox.bundle, socket: socket ?? sandbox.socket,
                       stateDirectory: sandbox.stateDirectory, arguments: arguments, environment: environment,
-                      userID: userID)
+                      userID: userID, logName: logName)
     }
 
     /// Starts a daemon on the sandbox and waits until it has served its first scan.
