@@ -23,15 +23,23 @@ final class WatchLoop {
     ]
 
     let root: String
-    private let inotify: Inotify
+    let inotify: Inotify
     private let reader: TableReader
-    private var settler: Settler
+    var settler: Settler
     private var watches: [Int32: Watched] = [:]
-    private var folderWatches: [String: Int32] = [:]
+    var folderWatches: [String: Int32] = [:]
+    /// The directory each folder's watch was put on: a link swapped in the root shows as a folder whose path
+    /// now reaches another directory.
+    var folderTargets: [String: DirectoryIdentity] = [:]
+    /// The root's links whose target does not exist, with their text, reported once: the folders behind them
+    /// keep their last good tables until the target appears.
+    var brokenLinks: [String: String] = [:]
+    /// When to look again at where the folders' paths lead (after a folder of the root was made or removed).
+    var relinkDue: ContinuousClock.Instant?
     /// Tables that exist on disk as far as the last look knew, parsed or not.
-    private var known: Set<TableLocation> = []
+    var known: Set<TableLocation> = []
     private var rootIsPresent = true
-    private var pendingProblems: [FileProblem] = []
+    var pendingProblems: [FileProblem] = []
     private var pendingRescan: ResyncCause?
 
     init(root: String, inotify: Inotify, reader: TableReader, settler: Settler) {
@@ -43,7 +51,8 @@ final class WatchLoop {
 
     /// The next instant at which `takeSettled` has something, or `nil`.
     var nextDeadline: ContinuousClock.Instant? {
-        pendingRescan != nil || !pendingProblems.isEmpty ? .now : settler.nextDeadline
+        if pendingRescan != nil || !pendingProblems.isEmpty { return .now }
+        return [settler.nextDeadline, relinkDue].compactMap { $0 }.min()
     }
 
     /// A summary for `status`.
@@ -91,8 +100,14 @@ final class WatchLoop {
             rootLost()
             return
         }
-        guard let language = BundleLayout.language(ofFolder: event.name) else { return }
-        if event.mask.contains(.create) || event.mask.contains(.movedTo) {
+        guard let language = BundleLayout.language(ofFolder: event.name) else {
+            noteRootEntryChange(event, at: now)
+            return
+        }
+        if event.mask.contains(.create) || event.mask.contains(.movedTo), isSymlink(event.name) {
+            // A language folder that is a link, made or swapped: it may lead to another directory now.
+            reresolveFolders(at: now)
+        } else if event.mask.contains(.create) || event.mask.contains(.movedTo) {
             // A folder moved in is complete; a folder just made may still be being filled (mkdir, cp -r), and a
             // file found in it may be half written: wait until it is quiet (or its CLOSE_WRITE comes).
             let found: Settler.Change = event.mask.contains(.movedTo) ? .finished : .modified
@@ -108,14 +123,15 @@ final class WatchLoop {
             if folderWatches[folder] == event.watch { removeFolder(folder, at: now) }
             return
         }
-        if BundleLayout.isSymlinkSwap(event.name) {
-            // A ConfigMap update: every symlinked table may now point at new content.
-            if event.mask.contains(.movedTo) || event.mask.contains(.create) {
+        guard let table = BundleLayout.table(ofFile: event.name) else {
+            // A link other than a table put in place (a ConfigMap's `..data` swap): every table reached through it
+            // may now have new content.
+            if event.mask.contains(.movedTo) || event.mask.contains(.create),
+               BundleLayout.isSymlinkSwap(event.name) || isSymlink(folder + "/" + event.name) {
                 rescanFolder(folder, language: language, noting: .finished, at: now)
             }
             return
         }
-        guard let table = BundleLayout.table(ofFile: event.name) else { return }
         let path = TableLocation(folderLanguage: language, table: table).relativePath
         if event.mask.contains(.closeWrite) || event.mask.contains(.movedTo) {
             settler.note(.finished, to: path, at: now)
@@ -150,6 +166,12 @@ final class WatchLoop {
                 scanned.problems = batch.problems + scanned.problems
                 return scanned
             }
+        }
+        if let due = relinkDue, due <= now {
+            relinkDue = nil
+            reresolveFolders(at: now)
+            batch.problems += pendingProblems
+            pendingProblems = []
         }
         let due = settler.takeDue(at: now).compactMap(location(ofRelativePath:))
         let contents = reader.read(due)
@@ -198,6 +220,11 @@ final class WatchLoop {
         for entry in folders {
             guard let language = BundleLayout.language(ofFolder: entry.name), isDirectory(entry.name) else { continue }
             present.insert(entry.name)
+            if let watch = folderWatches[entry.name], folderTargets[entry.name] != directoryIdentity(entry.name) {
+                // Its path leads to another directory since it was watched (a link swapped meanwhile).
+                inotify.removeWatch(watch)
+                forget(watch: watch)
+            }
             if folderWatches[entry.name] == nil, let problem = watchFolder(entry.name) {
                 batch.problems.append(problem)
             }
@@ -217,7 +244,7 @@ final class WatchLoop {
         return batch
     }
 
-    private func addFolder(
+    func addFolder(
         _ folder: String, language: String, noting found: Settler.Change, at now: ContinuousClock.Instant
     ) {
         guard isDirectory(folder) else { return }
@@ -230,7 +257,7 @@ final class WatchLoop {
     }
 
     /// Notes every table in `folder` as `found`, and every table known there but gone as removed.
-    private func rescanFolder(
+    func rescanFolder(
         _ folder: String, language: String, noting found: Settler.Change, at now: ContinuousClock.Instant
     ) {
         let present = tables(inFolder: folder, language: language)
@@ -241,7 +268,7 @@ final class WatchLoop {
         }
     }
 
-    private func removeFolder(_ folder: String, at now: ContinuousClock.Instant) {
+    func removeFolder(_ folder: String, at now: ContinuousClock.Instant) {
         if let watch = folderWatches[folder] {
             inotify.removeWatch(watch)
             forget(watch: watch)
@@ -252,19 +279,26 @@ final class WatchLoop {
         }
     }
 
-    private func watchFolder(_ folder: String) -> FileProblem? {
+    func watchFolder(_ folder: String) -> FileProblem? {
+        // Looked at before the watch is added: if a swap comes in between, the next look finds a mismatch and
+        // watches again, where looking after could miss that the watch is on the old directory.
+        let target = directoryIdentity(folder)
         do {
             let watch = try inotify.addWatch(root + "/" + folder, mask: Self.folderMask)
             watches[watch] = .folder(folder)
             folderWatches[folder] = watch
+            folderTargets[folder] = target
             return nil
         } catch {
             return watchProblem(error, path: folder)
         }
     }
 
-    private func forget(watch: Int32) {
-        if case .folder(let folder) = watches[watch], folderWatches[folder] == watch { folderWatches[folder] = nil }
+    func forget(watch: Int32) {
+        if case .folder(let folder) = watches[watch], folderWatches[folder] == watch {
+            folderWatches[folder] = nil
+            folderTargets[folder] = nil
+        }
         watches[watch] = nil
     }
 
@@ -275,7 +309,7 @@ final class WatchLoop {
         }.sorted()
     }
 
-    private func isDirectory(_ name: String) -> Bool {
+    func isDirectory(_ name: String) -> Bool {
         (try? FileSystem.status(atPath: root + "/" + name))?.kind == .directory
     }
 
@@ -306,6 +340,8 @@ final class WatchLoop {
         for watch in watches.keys { inotify.removeWatch(watch) }
         watches = [:]
         folderWatches = [:]
+        folderTargets = [:]
+        relinkDue = nil
         settler.reset()
         pendingRescan = (.rootRemoved)
         watchParent(lookingForTheRoot: true)
