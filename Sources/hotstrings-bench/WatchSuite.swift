@@ -11,17 +11,19 @@ struct WatchSuite: BenchmarkSuite {
     static let name = "watch"
     static let abstract = "watcher latency vs a bare inotify read, cold start vs parse, store memory, idle CPU"
     static let help = """
-        USAGE: swift run -c release hotstrings-bench watch [--saves N] [--idle-seconds S] [--corpus DIR]
+        USAGE: swift run -c release hotstrings-bench watch [--saves N] [--swaps N] [--idle-seconds S] [--corpus DIR]
 
         Latency: a file of the bundle is atomically replaced (written beside it, renamed over it) N times;
         each time, the time until the store has produced the reload event, with default watcher settings,
         next to the floor measured in the same run, interleaved: the same rename in another folder seen by
-        a bare inotify read. Cold start: watcher scan + parse + store apply of element-ios against parsing
-        the same files alone. Memory: the store's resident growth against the bytes on disk. Idle: the
+        a bare inotify read. Release swap: `..data` renamed to point at another release of 300 tables (the old
+        one kept) until the reload, next to a single-file save in the same bundle. Cold start: watcher scan +
+        parse + store apply of element-ios against parsing the same files alone. Memory: the store's resident growth against the bytes on disk. Idle: the
         process's CPU time while nothing changes.
 
         OPTIONS:
           --saves N          atomic saves to time (default 500)
+          --swaps N          release swaps to time (default 50)
           --idle-seconds S   how long to measure idle CPU (default 60)
           --corpus DIR       the corpus folder (default: as for the parse suite)
         """
@@ -30,6 +32,7 @@ struct WatchSuite: BenchmarkSuite {
         var options = OptionReader(arguments)
         let saves = try options.positiveInteger("--saves") ?? 500
         let idleSeconds = try options.positiveInteger("--idle-seconds") ?? 60
+        let swaps = try options.positiveInteger("--swaps") ?? 50
         let corpus = ParseInputs.corpusDirectory(option: try options.value("--corpus"))
         try options.finish()
         Signals.ignore(.pipe)
@@ -46,6 +49,17 @@ struct WatchSuite: BenchmarkSuite {
         print(String(format: "  above the floor: p50 +%.3f ms, p99 +%.3f ms", p50Gap, p99Gap))
 
         var passes = p99Gap <= 2
+        let release = try ReleaseSwapLatency.measure(swaps: swaps)
+        let files = ReleaseSwapLatency.languages.count * ReleaseSwapLatency.tablesPerLanguage
+        print("release swap (..data renamed to a release of \(files) tables, old release kept) -> reload, "
+              + "\(swaps) swaps, next to a single-file save in the same bundle (ms)")
+        print("  " + ["", "p50", "p90", "p99"].map { Format.cell($0, 10, right: true) }.joined())
+        for (label, samples) in [("save", release.save), ("swap", release.swap)] {
+            let row = [0.5, 0.9, 0.99].map { Format.cell(String(format: "%.3f", percentile(samples, $0) * 1e3), 10, right: true) }
+            print("  " + Format.cell(label, 10) + row.joined())
+        }
+        print("  swap / save at p50: " + Format.ratio(percentile(release.swap, 0.5) / percentile(release.save, 0.5))
+              + String(format: " (%.1f us per table)", percentile(release.swap, 0.5) * 1e6 / Double(files)))
         if let root = corpus.map({ $0 + "/element-ios/Riot/Assets" }), FileManager.default.fileExists(atPath: root) {
             let cold = try ColdStart.measure(root: root)
             print("cold start of element-ios (\(cold.files) files, \(Format.megabytes(cold.bytes)), \(cold.keys) keys)")
@@ -118,20 +132,9 @@ enum WatchLatency {
         try poller.add(inotify.fileDescriptor)
         _ = try inotify.addWatch(floorFolder.root + "/x", mask: [.movedTo, .closeWrite])
 
-        let watcher = try BundleWatcher(root: bundle.root)
-        let store = StringsStore()
-        let arrivals = ArrivalLog()
-        let (batches, continuation) = AsyncStream.makeStream(of: WatchBatch.self, bufferingPolicy: .unbounded)
-        watcher.start { continuation.yield($0) }
-        Task {
-            for await batch in batches {
-                let events = await store.apply(batch.storeBatch().0)
-                if events.contains(where: { if case .reload = $0 { true } else { false } }) { arrivals.record() }
-            }
-        }
-        _ = arrivals.wait(timeout: .seconds(10))   // the initial scan
+        let watched = try WatchedStore(root: bundle.root)
         var floor: [Double] = []
-        var watched: [Double] = []
+        var watchedTimes: [Double] = []
         for round in 1...saves {
             let text = table(round)
             let floorStart = ContinuousClock.now
@@ -142,16 +145,14 @@ enum WatchLatency {
             }
             floor.append((ContinuousClock.now - floorStart).seconds)
 
-            let start = ContinuousClock.now
-            try bundle.atomicallyReplace("en.lproj/Localizable.strings", with: text)
-            guard let arrival = arrivals.wait(timeout: .seconds(5)) else { throw CocoaError(.fileReadUnknown) }
-            watched.append((arrival - start).seconds)
+            watchedTimes.append(try watched.secondsUntilReload {
+                try bundle.atomicallyReplace("en.lproj/Localizable.strings", with: text)
+            })
         }
-        watcher.stop()
-        continuation.finish()
+        watched.stop()
         inotify.close()
         poller.close()
-        return (floor, watched)
+        return (floor, watchedTimes)
     }
 }
 
