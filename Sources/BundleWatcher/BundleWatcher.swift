@@ -17,6 +17,12 @@ package final class BundleWatcher: Sendable {
         package var maximumFileSize = 16 << 20
         /// Batches at least this large are parsed in parallel.
         package var parallelParseThreshold = 16
+        /// Whether tables and folders reached through symbolic links that lead outside the bundle are read.
+        ///
+        /// Off by default: a daemon serving a bundle that others can write would otherwise read, with its own
+        /// privileges, whatever file a link names (`leak.lproj -> /root/secrets`). Links that stay inside the
+        /// bundle (Kubernetes' `..data` layout, the over-the-air releases) are always followed.
+        package var followsExternalSymlinks = false
 
         /// Creates the default options.
         package init() {}
@@ -55,7 +61,8 @@ package final class BundleWatcher: Sendable {
     /// Starts watching; `onBatch` is called on the watcher's thread, first with the full scan.
     package func start(onBatch: @escaping @Sendable (WatchBatch) -> Void) {
         let reader = TableReader(
-            root: root, maximumFileSize: options.maximumFileSize, parallelThreshold: options.parallelParseThreshold
+            root: root, maximumFileSize: options.maximumFileSize, parallelThreshold: options.parallelParseThreshold,
+            followsExternalSymlinks: options.followsExternalSymlinks
         )
         let settler = Settler(configuration: options.settling)
         let thread = Thread { [self] in
@@ -126,18 +133,20 @@ package final class BundleWatcher: Sendable {
             if let rescan { loop.requestRescan(rescan) }
             if ready.contains(inotify.fileDescriptor) {
                 do {
-                    let events = try isReadingPaused.withLock { isPaused throws(SystemError) in
-                        isPaused ? [] : try inotify.readEvents()
-                    }
-                    loop.handle(events, at: .now)
+                    loop.handle(try readQueuedEvents(), at: .now)
                 } catch {
                     loop.requestRescan(.overflow)
                 }
             }
-            let batch = loop.takeSettled(at: .now)
+            let batch = loop.takeSettled(at: .now, queuedEvents: readQueuedEvents)
             publish(loop)
             if let batch { onBatch(batch) }
         }
+    }
+
+    /// The events queued now, or none while reading is paused.
+    private func readQueuedEvents() throws(SystemError) -> [InotifyEvent] {
+        try isReadingPaused.withLock { isPaused throws(SystemError) in isPaused ? [] : try inotify.readEvents() }
     }
 
     private func publish(_ loop: WatchLoop) {

@@ -67,6 +67,14 @@ package struct Settler: Sendable {
     /// The number of paths waiting.
     package var pendingCount: Int { pending.count }
 
+    /// Whether `path` is waiting (it changed since it was last due).
+    package func isPending(_ path: String) -> Bool { pending[path] != nil }
+
+    /// Makes `path` due again `delay` after `now`, on its own (a read that failed for a passing reason).
+    package mutating func retry(_ path: String, after delay: Duration, at now: Instant) {
+        pending[path] = .alone(due: now + delay)
+    }
+
     /// Records a change to `path` at `now`.
     package mutating func note(_ change: Change, to path: String, at now: Instant) {
         switch change {

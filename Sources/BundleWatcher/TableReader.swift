@@ -2,51 +2,98 @@ import Dispatch
 import LinuxSystem
 import StringsFormat
 
+/// What one look at a table file found.
+enum TableRead: Sendable {
+    /// A whole version of the file: parsed, or a lasting problem (it does not parse, it is too large, it leads
+    /// outside the bundle); the last good table stays for a problem.
+    case content(FileChange.Content)
+    /// No such file.
+    case absent
+    /// The file changed while it was read (a writer rewriting it in place): read it again once it settles.
+    case unsettled
+    /// A whole-looking version, but another process had the file open for writing around the read (perhaps
+    /// truncated and not yet written): published only once the file has also been quiet for the settle time.
+    case writerOpen(FileChange.Content)
+    /// A passing failure (out of descriptors or memory): read it again after a while.
+    case transient(FileProblem)
+}
+
 /// Reads and parses table files, in parallel when there are many (a full scan of hundreds of files).
 struct TableReader: Sendable {
     let root: String
     let maximumFileSize: Int
     /// Batches at least this large are parsed on several threads.
     let parallelThreshold: Int
+    /// Whether a file whose real path is outside the root is read.
+    let followsExternalSymlinks: Bool
 
-    /// Reads `location` now. `nil` means the file does not exist (and never did, as far as the reader knows).
-    func read(_ location: TableLocation) -> FileChange.Content? {
+    /// The errors that say nothing about the file, only about this moment.
+    static let transientErrors: Set<Errno> = [
+        .tooManyOpenFiles, .tooManyOpenFilesInSystem, .noMemory, .interrupted, .wouldBlock,
+    ]
+
+    /// Reads `location` now.
+    func read(_ location: TableLocation) -> TableRead {
         let path = root + "/" + location.relativePath
-        let bytes: [UInt8]
+        let file = location.relativePath
+        let snapshot: FileSystem.Snapshot
         do {
-            bytes = try FileSystem.readFile(atPath: path, maximumSize: maximumFileSize)
+            snapshot = try FileSystem.snapshot(atPath: path, maximumSize: maximumFileSize)
         } catch {
             switch error.errno {
             case .noSuchFileOrDirectory, .notDirectory:
-                return nil
+                return .absent
+            case let errno where Self.transientErrors.contains(errno):
+                return .transient(FileProblem(file: file, message: "cannot read it now: \(errno); trying again"))
             case .isDirectory:
-                return .failed(FileProblem(file: location.relativePath, message: "is a directory, not a strings file"))
+                return .content(.failed(FileProblem(file: file, message: "is a directory, not a strings file")))
             case .fileTooLarge:
-                return .failed(FileProblem(
-                    file: location.relativePath,
+                return .content(.failed(FileProblem(
+                    file: file,
                     message: "the file is larger than the size cap of \(maximumFileSize) bytes (--max-file-size)"
-                ))
+                )))
             default:
-                return .failed(FileProblem(file: location.relativePath, message: "cannot read: \(error.errno)"))
+                return .content(.failed(FileProblem(file: file, message: "cannot read: \(error.errno)")))
             }
         }
-        do {
-            return .parsed(try StringsFile.parse(bytes))
-        } catch {
-            return .failed(FileProblem(
-                file: location.relativePath, line: error.line, column: error.column, message: error.reason
-            ))
+        guard snapshot.before.isSameVersion(as: snapshot.after) else { return .unsettled }
+        guard followsExternalSymlinks || isInsideRoot(snapshot.resolvedPath) else {
+            return .content(.failed(FileProblem(
+                file: file,
+                message: "leads outside the bundle, to \(DisplayText.escaped(snapshot.resolvedPath, limit: 200)); "
+                    + "not read (--follow-external-symlinks allows it)"
+            )))
         }
+        let content: FileChange.Content
+        do {
+            content = .parsed(try StringsFile.parse(snapshot.bytes))
+        } catch {
+            content = .failed(FileProblem(file: file, line: error.line, column: error.column, message: error.reason))
+        }
+        return snapshot.hadWriter == true ? .writerOpen(content) : .content(content)
     }
 
-    /// Reads every location, keeping the order; absent files are `nil`.
-    func read(_ locations: [TableLocation]) -> [FileChange.Content?] {
+    /// Whether `path` (with every link resolved) is the root or below it.
+    func isInsideRoot(_ path: String) -> Bool {
+        path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    /// Reads every location, keeping the order.
+    func read(_ locations: [TableLocation]) -> [TableRead] {
         guard locations.count >= parallelThreshold else { return locations.map(read) }
-        let results = ResultSlots<FileChange.Content?>(count: locations.count)
+        let results = ResultSlots<TableRead>(count: locations.count)
         DispatchQueue.concurrentPerform(iterations: locations.count) { index in
             results.set(index, read(locations[index]))
         }
         return results.values
+    }
+}
+
+extension FileSystem.Status {
+    /// Whether two looks at one open file saw the same content: same size and the same modification and change
+    /// times (a write in between changes them).
+    func isSameVersion(as other: FileSystem.Status) -> Bool {
+        size == other.size && modified == other.modified && changed == other.changed
     }
 }
 

@@ -24,7 +24,7 @@ final class WatchLoop {
 
     let root: String
     let inotify: Inotify
-    private let reader: TableReader
+    let reader: TableReader
     var settler: Settler
     private var watches: [Int32: Watched] = [:]
     var folderWatches: [String: Int32] = [:]
@@ -38,6 +38,10 @@ final class WatchLoop {
     var relinkDue: ContinuousClock.Instant?
     /// Tables that exist on disk as far as the last look knew, parsed or not.
     var known: Set<TableLocation> = []
+    /// How many times in a row each path's read failed for a passing reason (the backoff's exponent).
+    var failedReads: [String: Int] = [:]
+    /// Paths last read while a writer had them open, with when that wait began (see `heldQuietTime`).
+    var awaitingWriter: [String: ContinuousClock.Instant] = [:]
     private var rootIsPresent = true
     var pendingProblems: [FileProblem] = []
     private var pendingRescan: ResyncCause?
@@ -133,6 +137,8 @@ final class WatchLoop {
             return
         }
         let path = TableLocation(folderLanguage: language, table: table).relativePath
+        // The file is not quiet: a wait for a writer holding it starts over.
+        awaitingWriter[path] = nil
         if event.mask.contains(.closeWrite) || event.mask.contains(.movedTo) {
             settler.note(.finished, to: path, at: now)
         } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
@@ -150,7 +156,12 @@ final class WatchLoop {
     // MARK: - Settling
 
     /// The batch of whatever settled by `now`, or `nil` when nothing did.
-    func takeSettled(at now: ContinuousClock.Instant) -> WatchBatch? {
+    ///
+    /// `queuedEvents` reads the events queued since the last read: those that came while files were read tell
+    /// which reads a newer write may have overtaken (a writer truncating and rewriting in place).
+    func takeSettled(
+        at now: ContinuousClock.Instant, queuedEvents: () throws(SystemError) -> [InotifyEvent]
+    ) -> WatchBatch? {
         var batch = WatchBatch()
         batch.problems = pendingProblems
         pendingProblems = []
@@ -175,13 +186,15 @@ final class WatchLoop {
         }
         let due = settler.takeDue(at: now).compactMap(location(ofRelativePath:))
         let contents = reader.read(due)
-        for (location, content) in zip(due, contents) {
-            if let content {
-                known.insert(location)
-                batch.changes.append(FileChange(location: location, content: content))
-            } else if known.remove(location) != nil {
-                batch.changes.append(FileChange(location: location, content: .removed))
-            }
+        // A file modified again while it was read may have been read half-written: its newer version is noted
+        // again by these events and read once it settles, so the older read is never published.
+        do {
+            handle(try queuedEvents(), at: .now)
+        } catch {
+            requestRescan(.overflow)
+        }
+        for (location, read) in zip(due, contents) where !settler.isPending(location.relativePath) {
+            record(read, of: location, in: &batch, at: now, isFullScan: false)
         }
         return batch.isEmpty ? nil : batch
     }
@@ -236,10 +249,8 @@ final class WatchLoop {
         }
         let contents = reader.read(locations)
         known = []
-        for (location, content) in zip(locations, contents) {
-            guard let content else { continue }
-            known.insert(location)
-            batch.changes.append(FileChange(location: location, content: content))
+        for (location, read) in zip(locations, contents) {
+            record(read, of: location, in: &batch, at: .now, isFullScan: true)
         }
         return batch
     }

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "CLinuxShims.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/epoll.h>
@@ -109,4 +111,14 @@ int hotstrings_pin_thread(uint64_t mask) {
         if (mask & ((uint64_t)1 << processor)) CPU_SET(processor, &set);
     }
     return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int hotstrings_is_open_for_writing(int fd) {
+    if (fcntl(fd, F_SETSIG, SIGURG) == -1) return -1;
+    if (fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
+        fcntl(fd, F_SETLEASE, F_UNLCK);
+        return 0;
+    }
+    if (errno == EAGAIN) return 1;
+    return -1;
 }

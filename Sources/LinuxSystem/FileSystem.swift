@@ -127,10 +127,19 @@ package enum FileSystem {
     ///   for a directory, `.invalidArgument` for a FIFO, socket or device, `.fileTooLarge` when it is (or
     ///   grows) larger than `maximumSize` bytes.
     package static func readFile(atPath path: String, maximumSize: Int) throws(SystemError) -> [UInt8] {
-        precondition(maximumSize >= 0, "maximumSize must not be negative")
-        let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
-        let fd = try retryingOnInterrupt { open(path, flags) }.get("open", path: path)
+        let fd = try openForReading(atPath: path)
         defer { _ = close(fd) }
+        return try readFile(fd, path: path, maximumSize: maximumSize)
+    }
+
+    /// Opens `path` for reading with `open(O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)`.
+    static func openForReading(atPath path: String) throws(SystemError) -> Int32 {
+        try retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }.get("open", path: path)
+    }
+
+    /// The content of the regular file open as `fd` (see `readFile(atPath:maximumSize:)`).
+    static func readFile(_ fd: Int32, path: String, maximumSize: Int) throws(SystemError) -> [UInt8] {
+        precondition(maximumSize >= 0, "maximumSize must not be negative")
         var info = stat()
         _ = try retryingOnInterrupt { fstat(fd, &info) }.get("fstat", path: path)
         switch Kind(mode: info.st_mode) {

@@ -22,11 +22,12 @@ public struct FileProblem: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(file: file, line: error.line, column: error.column, message: error.reason)
     }
 
-    /// `file:line:column: error: message`, leaving out what is unknown.
+    /// `file:line:column: error: message`, leaving out what is unknown, with control characters in the file name
+    /// and the message escaped (so that a file named `a\nhotstrings: info: …` cannot forge a log line).
     public var description: String {
-        var place = file
+        var place = DisplayText.escaped(file)
         if let line { place += ":\(line)" }
         if let column { place += ":\(column)" }
-        return "\(place): error: \(message)"
+        return "\(place): error: \(DisplayText.escaped(message))"
     }
 }

@@ -340,8 +340,8 @@ struct StringsParser {
             String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(range.start)..<Int(range.start + range.length)]),
                    as: UTF8.self)
         }
-        let shown = key.unicodeScalars.count > 40 ? String(key.unicodeScalars.prefix(40)) + "…" : key
-        return "'\(shown)'"
+        // Short and escaped: the message reaches logs, `status` and clients, and the file may not be the reader's.
+        return "'\(DisplayText.escaped(key, limit: 40))'"
     }
 
     /// The character at `position`, for messages: `'x'`, or `U+0007` for controls.

@@ -63,4 +63,11 @@ int hotstrings_epoll_wait(int epfd, struct hotstrings_ready *ready, int maximum,
 /// seconds: wait forever): the count of ready descriptors, 0 on timeout, or -1 with errno.
 int hotstrings_ppoll(void *fds, unsigned long count, int64_t seconds, int64_t nanoseconds);
 
+/// Whether any process has the file open as `fd` (opened read-only) open for writing, asked with a read lease
+/// (`fcntl(F_SETLEASE, F_RDLCK)`, refused with EAGAIN while a writer has it open) that is released at once:
+/// 1 yes, 0 no, -1 with errno when the kernel cannot tell (not the file's owner without CAP_LEASE, a file system
+/// without leases). A writer opening during the instant the lease is held waits for its release, and the lease
+/// break is signalled with SIGURG (ignored by default) rather than SIGIO (which would end the process).
+int hotstrings_is_open_for_writing(int fd);
+
 #endif

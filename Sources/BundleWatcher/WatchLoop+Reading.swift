@@ -1,0 +1,79 @@
+import StringsFormat
+
+/// What a look at a table file turns into: a change in the batch, a read again later, or nothing.
+extension WatchLoop {
+    /// The longest wait between two reads of a file whose reads keep failing for a passing reason.
+    static let longestRetryDelay: Duration = .seconds(2)
+
+    /// How long a file that a writer holds open must stay quiet before what it holds is taken as a version: long
+    /// enough that a writer between its truncate and its write is not caught (only a writer stopped for that
+    /// long would be), short enough for a writer that never closes its file.
+    var heldQuietTime: Duration { settler.configuration.settleTime * 10 }
+
+    /// Adds what `read` found of `location` to `batch`, or arranges to look again.
+    ///
+    /// - A whole version (parsed or a lasting problem) is the table's new state; an absent file is a removal of a
+    ///   table known before.
+    /// - A file that changed while it was read is read again once it settles (its newer write's events are noted
+    ///   already, or are on their way); in a full scan, where a missing table would mean a deleted one, what was
+    ///   read stands until then.
+    /// - A passing failure (out of descriptors, out of memory) is reported once as an `error` (the last good
+    ///   table stays) and the file is read again after a delay that doubles, up to `longestRetryDelay`, until a
+    ///   read succeeds or fails for good: an edit is never lost to a moment without descriptors.
+    func record(
+        _ read: TableRead, of location: TableLocation, in batch: inout WatchBatch,
+        at now: ContinuousClock.Instant, isFullScan: Bool
+    ) {
+        let path = location.relativePath
+        switch read {
+        case .content(let content):
+            publish(content, of: location, in: &batch)
+        case .writerOpen(let content):
+            // A writer holds the file: maybe one that truncated it and has not written yet. Published only once the
+            // file has stayed quiet that long (a writer that keeps its file open for good); any event of the file
+            // starts the wait over.
+            let since = awaitingWriter[path] ?? now
+            if !isFullScan, now - since >= heldQuietTime {
+                publish(content, of: location, in: &batch)
+            } else {
+                awaitingWriter[path] = since
+                settler.retry(path, after: settler.configuration.settleTime, at: now)
+                if isFullScan { keepLastGood(location, in: &batch, because: "is being written") }
+            }
+        case .absent:
+            failedReads[path] = nil
+            awaitingWriter[path] = nil
+            if known.remove(location) != nil, !isFullScan {
+                batch.changes.append(FileChange(location: location, content: .removed))
+            }
+        case .unsettled:
+            settler.note(.modified, to: path, at: now)
+            if isFullScan { keepLastGood(location, in: &batch, because: "changed while it was read") }
+        case .transient(let problem):
+            let failures = failedReads[path, default: 0]
+            failedReads[path] = failures + 1
+            let delay = min(settler.configuration.settleTime * (1 << min(failures, 16)), Self.longestRetryDelay)
+            settler.retry(path, after: delay, at: now)
+            if failures == 0 || isFullScan {
+                known.insert(location)
+                batch.changes.append(FileChange(location: location, content: .failed(problem)))
+            }
+        }
+    }
+
+    private func publish(_ content: FileChange.Content, of location: TableLocation, in batch: inout WatchBatch) {
+        failedReads[location.relativePath] = nil
+        awaitingWriter[location.relativePath] = nil
+        known.insert(location)
+        batch.changes.append(FileChange(location: location, content: content))
+    }
+
+    /// A full scan lists every table, or the store deletes it: one that cannot be read whole now is listed as a
+    /// failure, which keeps its last good table, until the settled read replaces it.
+    private func keepLastGood(_ location: TableLocation, in batch: inout WatchBatch, because reason: String) {
+        known.insert(location)
+        batch.changes.append(FileChange(location: location, content: .failed(FileProblem(
+            file: location.relativePath, message: "\(reason); reading it again once it settles"
+        ))))
+    }
+}
