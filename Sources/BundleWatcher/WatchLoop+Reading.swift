@@ -70,7 +70,7 @@ extension WatchLoop {
 
     /// A full scan lists every table, or the store deletes it: one that cannot be read whole now is listed as a
     /// failure, which keeps its last good table, until the settled read replaces it.
-    private func keepLastGood(_ location: TableLocation, in batch: inout WatchBatch, because reason: String) {
+    func keepLastGood(_ location: TableLocation, in batch: inout WatchBatch, because reason: String) {
         known.insert(location)
         batch.changes.append(FileChange(location: location, content: .failed(FileProblem(
             file: location.relativePath, message: "\(reason); reading it again once it settles"

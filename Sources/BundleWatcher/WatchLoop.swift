@@ -19,7 +19,7 @@ final class WatchLoop {
         .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
     ]
     private static let rootMask: InotifyMask = [
-        .movedTo, .movedFrom, .create, .delete, .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
+        .movedTo, .movedFrom, .create, .delete, .attrib, .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
     ]
 
     let root: String
@@ -104,6 +104,11 @@ final class WatchLoop {
             rootLost()
             return
         }
+        if event.mask.contains(.attrib) {
+            // The root's permissions changed (name empty), or a folder's in it: look at every folder again.
+            if event.name.isEmpty || BundleLayout.language(ofFolder: event.name) != nil { rescanAllFolders(at: now) }
+            return
+        }
         guard let language = BundleLayout.language(ofFolder: event.name) else {
             noteRootEntryChange(event, at: now)
             return
@@ -125,6 +130,11 @@ final class WatchLoop {
         guard let language = BundleLayout.language(ofFolder: folder) else { return }
         if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
             if folderWatches[folder] == event.watch { removeFolder(folder, at: now) }
+            return
+        }
+        if event.name.isEmpty {
+            // The folder's own permissions or owner changed: what it holds may be readable again (or no longer).
+            if event.mask.contains(.attrib) { rescanFolder(folder, language: language, noting: .finished, at: now) }
             return
         }
         guard let table = BundleLayout.table(ofFile: event.name) else {
@@ -228,6 +238,7 @@ final class WatchLoop {
             }
         }
         var locations: [TableLocation] = []
+        var unlistedFolders: Set<String> = []
         let folders = (try? FileSystem.listDirectory(atPath: root)) ?? []
         var present: Set<String> = []
         for entry in folders {
@@ -241,17 +252,28 @@ final class WatchLoop {
             if folderWatches[entry.name] == nil, let problem = watchFolder(entry.name) {
                 batch.problems.append(problem)
             }
-            locations += tables(inFolder: entry.name, language: language)
+            if let found = tables(inFolder: entry.name, language: language) {
+                locations += found
+            } else {
+                unlistedFolders.insert(language)
+            }
         }
         for (folder, watch) in folderWatches where !present.contains(folder) {
             inotify.removeWatch(watch)
             forget(watch: watch)
         }
         let contents = reader.read(locations)
+        let previouslyKnown = known
         known = []
         for (location, read) in zip(locations, contents) {
             record(read, of: location, in: &batch, at: .now, isFullScan: true)
         }
+        // A folder that cannot be listed now (permissions) keeps its tables; its attribute change brings a rescan.
+        for location in previouslyKnown.sorted() where unlistedFolders.contains(location.folderLanguage) {
+            keepLastGood(location, in: &batch, because: "its folder cannot be listed")
+        }
+        batch.problems += pendingProblems
+        pendingProblems = []
         return batch
     }
 
@@ -271,11 +293,20 @@ final class WatchLoop {
     func rescanFolder(
         _ folder: String, language: String, noting found: Settler.Change, at now: ContinuousClock.Instant
     ) {
-        let present = tables(inFolder: folder, language: language)
+        guard let present = tables(inFolder: folder, language: language) else { return }
         for location in present { settler.note(found, to: location.relativePath, at: now) }
         let foundSet = Set(present)
         for location in known where location.folderLanguage == language && !foundSet.contains(location) {
             settler.note(.removed, to: location.relativePath, at: now)
+        }
+    }
+
+    /// Finds the folders of the root again and notes every table in each (after a change of permissions).
+    private func rescanAllFolders(at now: ContinuousClock.Instant) {
+        reresolveFolders(at: now)
+        for (folder, _) in folderWatches {
+            guard let language = BundleLayout.language(ofFolder: folder) else { continue }
+            rescanFolder(folder, language: language, noting: .finished, at: now)
         }
     }
 
@@ -313,8 +344,19 @@ final class WatchLoop {
         watches[watch] = nil
     }
 
-    private func tables(inFolder folder: String, language: String) -> [TableLocation] {
-        guard let entries = try? FileSystem.listDirectory(atPath: root + "/" + folder) else { return [] }
+    /// The tables in `folder`; nil, with a problem reported, when it cannot be listed (its tables then stay as they
+    /// were: a folder made unreadable for a moment must not delete them).
+    private func tables(inFolder folder: String, language: String) -> [TableLocation]? {
+        let entries: [FileSystem.DirectoryEntry]
+        do {
+            entries = try FileSystem.listDirectory(atPath: root + "/" + folder)
+        } catch {
+            if error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory { return [] }
+            pendingProblems.append(FileProblem(
+                file: folder, message: "cannot list the folder: \(error.errno); its tables stay as they were"
+            ))
+            return nil
+        }
         return entries.compactMap { entry in
             BundleLayout.table(ofFile: entry.name).map { TableLocation(folderLanguage: language, table: $0) }
         }.sorted()
