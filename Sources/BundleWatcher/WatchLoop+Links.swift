@@ -45,7 +45,7 @@ extension WatchLoop {
         brokenLinks = broken.reported
         for entry in entries {
             guard let language = BundleLayout.language(ofFolder: entry.name) else { continue }
-            if let identity = directoryIdentity(entry.name) {
+            if let identity = directoryIdentity(entry.name), isServedFolder(entry.name) {
                 guard folderWatches[entry.name] == nil || folderTargets[entry.name] != identity else { continue }
                 if let watch = folderWatches[entry.name] {
                     inotify.removeWatch(watch)
@@ -98,6 +98,25 @@ extension WatchLoop {
             return nil
         }
         return DirectoryIdentity(device: status.device, inode: status.inode)
+    }
+
+    /// Whether the language folder `name` is served: it leads to a directory, and that directory is inside the
+    /// bundle unless external links are allowed (one leading outside is reported once, when first seen).
+    func isServedFolder(_ name: String) -> Bool {
+        guard isDirectory(name) else { return false }
+        guard !reader.followsExternalSymlinks, let resolved = try? FileSystem.resolvedPath(root + "/" + name),
+              !reader.isInsideRoot(resolved) else {
+            outsideFolders.remove(name)
+            return true
+        }
+        if outsideFolders.insert(name).inserted {
+            pendingProblems.append(FileProblem(
+                file: name,
+                message: "leads outside the bundle, to \(DisplayText.escaped(resolved, limit: 200)); not read "
+                    + "(--follow-external-symlinks allows it)"
+            ))
+        }
+        return false
     }
 
     /// Whether `name` (relative to the root) is itself a symbolic link.

@@ -40,6 +40,8 @@ final class WatchLoop {
     var known: Set<TableLocation> = []
     /// How many times in a row each path's read failed for a passing reason (the backoff's exponent).
     var failedReads: [String: Int] = [:]
+    /// Language folders whose path leads outside the bundle, not served (reported when first seen).
+    var outsideFolders: Set<String> = []
     /// Paths last read while a writer had them open, with when that wait began (see `heldQuietTime`).
     var awaitingWriter: [String: ContinuousClock.Instant] = [:]
     private var rootIsPresent = true
@@ -242,7 +244,9 @@ final class WatchLoop {
         let folders = (try? FileSystem.listDirectory(atPath: root)) ?? []
         var present: Set<String> = []
         for entry in folders {
-            guard let language = BundleLayout.language(ofFolder: entry.name), isDirectory(entry.name) else { continue }
+            guard let language = BundleLayout.language(ofFolder: entry.name), isServedFolder(entry.name) else {
+                continue
+            }
             present.insert(entry.name)
             if let watch = folderWatches[entry.name], folderTargets[entry.name] != directoryIdentity(entry.name) {
                 // Its path leads to another directory since it was watched (a link swapped meanwhile).
@@ -280,7 +284,7 @@ final class WatchLoop {
     func addFolder(
         _ folder: String, language: String, noting found: Settler.Change, at now: ContinuousClock.Instant
     ) {
-        guard isDirectory(folder) else { return }
+        guard isServedFolder(folder) else { return }
         if folderWatches[folder] == nil, let problem = watchFolder(folder) {
             pendingProblems.append(problem)
             return

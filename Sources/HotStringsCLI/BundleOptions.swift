@@ -10,6 +10,9 @@ struct BundleOptions {
         .value("batch-window", valueName: "µs", default: "500", help: "How long a batch waits for more writes."),
         .value("max-file-size", valueName: "bytes", default: String(16 << 20),
                help: "Larger files are reported as errors, not read."),
+        .flag("follow-external-symlinks",
+              help: "Also read tables and folders whose symbolic links lead outside the bundle (off: such a link is "
+                + "an error, so that whoever can write the bundle cannot make this process read other files)."),
     ]
 
     var developmentLanguage: String
@@ -33,5 +36,6 @@ struct BundleOptions {
         watcher.settling.batchWindow = .microseconds(window)
         watcher.settling.maximumDelay = max(watcher.settling.batchWindow * 100, .milliseconds(100))
         watcher.maximumFileSize = size
+        watcher.followsExternalSymlinks = arguments.flag("follow-external-symlinks")
     }
 }

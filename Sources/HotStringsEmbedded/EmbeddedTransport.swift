@@ -34,6 +34,7 @@ package final class EmbeddedTransport: HotStringsTransport {
         }
         var watcherOptions = BundleWatcher.Options()
         watcherOptions.maximumFileSize = options.maximumFileSize
+        watcherOptions.followsExternalSymlinks = options.followsExternalSymlinks
         let watcher: BundleWatcher
         do {
             watcher = try BundleWatcher(root: bundle, options: watcherOptions)

@@ -13,13 +13,17 @@ extension LiveStrings {
         public var stateDirectory: String?
         /// Files larger than this are reported as errors and not read (16 MiB by default).
         public var maximumFileSize: Int
+        /// Whether tables and folders whose symbolic links lead outside the bundle are read (off by default, as
+        /// `serve --follow-external-symlinks`).
+        public var followsExternalSymlinks: Bool
 
         /// Options; every parameter has a default suited to an application.
         public init(developmentLanguage: String = "en", stateDirectory: String? = nil,
-                    maximumFileSize: Int = 16 << 20) {
+                    maximumFileSize: Int = 16 << 20, followsExternalSymlinks: Bool = false) {
             self.developmentLanguage = developmentLanguage
             self.stateDirectory = stateDirectory
             self.maximumFileSize = maximumFileSize
+            self.followsExternalSymlinks = followsExternalSymlinks
         }
     }
 

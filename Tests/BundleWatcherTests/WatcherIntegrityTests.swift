@@ -35,3 +35,50 @@ import Testing
         #expect(published >= 1)
     }
 }
+
+/// Links that lead outside the bundle are not followed unless asked for (issue 10, finding 5): whoever can write
+/// the bundle must not make the watcher read other files with its privileges.
+@Suite struct WatcherTrustTests {
+    /// A bundle with a folder link and a table link that both lead to a secret outside the root.
+    static func bundleWithLinksOutside() throws -> TestBundle {
+        let bundle = try TestBundle()
+        let outside = bundle.folder + "/secrets"
+        try FileSystem.makeDirectory(atPath: outside)
+        try writeText("root:$6$saltsaltsalt$hash\n", toPath: outside + "/Localizable.strings")
+        try FileSystem.makeSymbolicLink(atPath: bundle.path("leak.lproj"), pointingTo: outside)
+        try FileSystem.makeSymbolicLink(atPath: bundle.path("en.lproj/Secret.strings"),
+                                        pointingTo: outside + "/Localizable.strings")
+        return bundle
+    }
+
+    @Test func linksLeadingOutsideTheBundleAreNotReadAndSayNothingOfTheContent() throws {
+        let session = try WatchSession(try Self.bundleWithLinksOutside())
+        let seen = session.initial.seen
+        #expect(seen["leak.lproj/Localizable.strings"] == nil, "the folder outside is not listed")
+        #expect(session.initial.problems.contains { $0.file == "leak.lproj" && $0.message.contains("outside") })
+        let secret = try #require(seen["en.lproj/Secret.strings"]?.problem)
+        #expect(secret.message.contains("leads outside the bundle"))
+        let everything = "\(session.initial.problems) \(secret)"
+        #expect(!everything.contains("saltsalt"), "no part of the file reaches a problem text")
+        // Links inside the bundle are still followed (the `..data` layout): the standard tables are served.
+        #expect(seen["en.lproj/Localizable.strings"] == .parsed(["greeting": "Hello", "farewell": "Goodbye"]))
+    }
+
+    @Test func followingExternalLinksIsAnOptIn() throws {
+        let session = try WatchSession(try Self.bundleWithLinksOutside(), settleTime: .milliseconds(30)) {
+            $0.followsExternalSymlinks = true
+        }
+        #expect(session.initial.seen["leak.lproj/Localizable.strings"]?.problem != nil, "read (and not a table)")
+        #expect(session.initial.seen["en.lproj/Secret.strings"]?.problem?.message.contains("outside") == false)
+    }
+
+    /// A parse error quotes at most a short, escaped excerpt of the file.
+    @Test func parseErrorsQuoteAShortEscapedExcerpt() throws {
+        let key = "line one\nhotstrings: info: FORGED " + String(repeating: "x", count: 100)
+        let text = "\"\(key.replacingOccurrences(of: "\n", with: "\\n"))\" \"value\";"
+        let session = try WatchSession(files: ["en.lproj/Localizable.strings": text])
+        let problem = try #require(session.initial.seen["en.lproj/Localizable.strings"]?.problem)
+        #expect(!problem.description.contains("\n"), "\(problem)")
+        #expect(problem.message.count < 120, "\(problem.message)")
+    }
+}
