@@ -102,6 +102,10 @@ final class WatchLoop {
     }
 
     private func handleRootEvent(_ event: InotifyEvent, at now: ContinuousClock.Instant) {
+        guard event.isNameValidUTF8 else {
+            if event.mask.contains(.create) || event.mask.contains(.movedTo) { reportInvalidName(event.name) }
+            return
+        }
         if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
             rootLost()
             return
@@ -129,6 +133,12 @@ final class WatchLoop {
     }
 
     private func handleFolderEvent(_ event: InotifyEvent, in folder: String, at now: ContinuousClock.Instant) {
+        guard event.isNameValidUTF8 else {
+            if event.mask.contains(.closeWrite) || event.mask.contains(.movedTo) {
+                reportInvalidName(folder + "/" + event.name)
+            }
+            return
+        }
         guard let language = BundleLayout.language(ofFolder: folder) else { return }
         if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
             if folderWatches[folder] == event.watch { removeFolder(folder, at: now) }
@@ -244,6 +254,10 @@ final class WatchLoop {
         let folders = (try? FileSystem.listDirectory(atPath: root)) ?? []
         var present: Set<String> = []
         for entry in folders {
+            guard entry.isNameValidUTF8 else {
+                reportInvalidName(entry.name)
+                continue
+            }
             guard let language = BundleLayout.language(ofFolder: entry.name), isServedFolder(entry.name) else {
                 continue
             }
@@ -362,7 +376,11 @@ final class WatchLoop {
             return nil
         }
         return entries.compactMap { entry in
-            BundleLayout.table(ofFile: entry.name).map { TableLocation(folderLanguage: language, table: $0) }
+            guard entry.isNameValidUTF8 else {
+                reportInvalidName(folder + "/" + entry.name)
+                return nil
+            }
+            return BundleLayout.table(ofFile: entry.name).map { TableLocation(folderLanguage: language, table: $0) }
         }.sorted()
     }
 
@@ -375,6 +393,15 @@ final class WatchLoop {
         guard let language = BundleLayout.language(ofFolder: String(path[..<slash])),
               let table = BundleLayout.table(ofFile: String(path[path.index(after: slash)...])) else { return nil }
         return TableLocation(folderLanguage: language, table: table)
+    }
+
+    /// Reports a table file or language folder whose name is not UTF-8: no language tag or table name can be made
+    /// of it, so it is not served, but never silently (other such names, not tables, are left alone).
+    private func reportInvalidName(_ shown: String) {
+        guard shown.hasSuffix(".strings") || shown.hasSuffix(".lproj") else { return }
+        pendingProblems.append(FileProblem(
+            file: shown, message: "the name is not valid UTF-8 (its other bytes shown as \\xNN); not served: rename it"
+        ))
     }
 
     private func watchProblem(_ error: SystemError, path: String) -> FileProblem {

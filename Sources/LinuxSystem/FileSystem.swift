@@ -54,11 +54,15 @@ package enum FileSystem {
         package var name: String
         /// The entry's own type: a symbolic link is `.symlink`, whatever it points to.
         package var kind: Kind
+        /// Whether `name` is the entry's name as it is (false: it was not UTF-8, and `name` only shows it, with
+        /// its other bytes as `\xFF`; it is no path to the entry).
+        package var isNameValidUTF8: Bool
 
         /// Makes an entry.
-        package init(name: String, kind: Kind) {
+        package init(name: String, kind: Kind, isNameValidUTF8: Bool = true) {
             self.name = name
             self.kind = kind
+            self.isNameValidUTF8 = isNameValidUTF8
         }
     }
 
@@ -93,8 +97,8 @@ package enum FileSystem {
                 }
                 break
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            let (name, isValidUTF8) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                FileName.decode(raw.prefix { $0 != 0 })
             }
             if name == "." || name == ".." {
                 continue
@@ -106,13 +110,18 @@ package enum FileSystem {
             case DT_LNK: kind = .symlink
             case DT_UNKNOWN:
                 var info = stat()
-                guard fstatat(dirfd(directory), name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                // By the raw name: a name that is not UTF-8 has no `String` that reaches the file.
+                let found = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    fstatat(dirfd(directory), raw.baseAddress!.assumingMemoryBound(to: CChar.self), &info,
+                            AT_SYMLINK_NOFOLLOW)
+                }
+                guard found == 0 else {
                     continue
                 }
                 kind = Kind(mode: info.st_mode)
             default: kind = .other
             }
-            entries.append(DirectoryEntry(name: name, kind: kind))
+            entries.append(DirectoryEntry(name: name, kind: kind, isNameValidUTF8: isValidUTF8))
         }
         entries.sort { $0.name < $1.name }
         return entries

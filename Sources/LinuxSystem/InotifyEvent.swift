@@ -92,15 +92,18 @@ package struct InotifyEvent: Sendable, Hashable {
     package var cookie: UInt32
     /// The entry's name inside the watched directory; "" when the event concerns the watched object itself.
     ///
-    /// Decoded as UTF-8 with invalid bytes repaired, so a name that is not UTF-8 does not round-trip.
+    /// A name that is not UTF-8 shows its other bytes as `\xFF` (see `FileName`) and is no path to the entry.
     package var name: String
+    /// Whether `name` is the entry's name as it is (false: it was not UTF-8, and `name` only shows it).
+    package var isNameValidUTF8: Bool
 
     /// Makes an event, as the decoder does (and tests of its consumers).
-    package init(watch: Int32, mask: InotifyMask, cookie: UInt32 = 0, name: String = "") {
+    package init(watch: Int32, mask: InotifyMask, cookie: UInt32 = 0, name: String = "", isNameValidUTF8: Bool = true) {
         self.watch = watch
         self.mask = mask
         self.cookie = cookie
         self.name = name
+        self.isNameValidUTF8 = isNameValidUTF8
     }
 }
 
@@ -131,8 +134,9 @@ package enum InotifyEventDecoder {
             while nameEnd < nameStart + nameLength && bytes[nameEnd] != 0 {
                 nameEnd += 1
             }
-            let name = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self)
-            events.append(InotifyEvent(watch: watch, mask: InotifyMask(rawValue: mask), cookie: cookie, name: name))
+            let name = FileName.decode(UnsafeRawBufferPointer(rebasing: bytes[nameStart..<nameEnd]))
+            events.append(InotifyEvent(watch: watch, mask: InotifyMask(rawValue: mask), cookie: cookie,
+                                       name: name.name, isNameValidUTF8: name.isValidUTF8))
             offset = nameStart + nameLength
         }
         return events

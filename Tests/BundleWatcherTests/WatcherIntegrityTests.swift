@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import HotStringsTestSupport
 import LinuxSystem
 import Testing
@@ -80,5 +81,44 @@ import Testing
         let problem = try #require(session.initial.seen["en.lproj/Localizable.strings"]?.problem)
         #expect(!problem.description.contains("\n"), "\(problem)")
         #expect(problem.message.count < 120, "\(problem.message)")
+    }
+}
+
+/// Names that are not UTF-8 are never silently skipped (issue 10, finding 6).
+@Suite struct WatcherFileNameTests {
+    /// Creates a file (and, for a folder name, a folder with one table) whose name holds the byte 0xFF.
+    static func createRaw(_ parent: String, _ prefix: String, _ suffix: String, folder: Bool = false) throws {
+        let path = Array((parent + "/" + prefix).utf8) + [0xFF] + Array(suffix.utf8) + [0]
+        let result = path.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { name in
+                folder ? mkdir(name.baseAddress!, 0o755) : open(name.baseAddress!, O_CREAT | O_WRONLY, 0o644)
+            }
+        }
+        #expect(result >= 0, "could not create the file with a raw name")
+        if !folder, result >= 0 { close(result) }
+    }
+
+    @Test func tablesAndFoldersWithNamesThatAreNotUTF8AreReported() throws {
+        let bundle = try TestBundle()
+        try Self.createRaw(bundle.path("en.lproj"), "Bad", ".strings")
+        try Self.createRaw(bundle.root, "d", "e.lproj", folder: true)
+        let session = try WatchSession(bundle)
+        let files = session.initial.problems.map(\.file)
+        #expect(files.contains("en.lproj/Bad\\xFF.strings"), "\(files)")
+        #expect(files.contains("d\\xFFe.lproj"), "\(files)")
+        #expect(session.initial.seen["en.lproj/Localizable.strings"] != nil, "the other tables are served")
+
+        // Made while watching: reported too.
+        let start = session.log.count
+        try Self.createRaw(bundle.path("de.lproj"), "Later", ".strings")
+        try session.log.waitForBatch(from: start, "a problem naming the new file") { batch in
+            batch.problems.contains { $0.file == "de.lproj/Later\\xFF.strings" }
+        }
+    }
+
+    @Test func namesAreDecodedWithTheirOtherBytesShown() {
+        #expect(FileName.decode(Array("plain".utf8)) == ("plain", true))
+        #expect(FileName.decode([0x61, 0xFF, 0x62]) == ("a\\xFFb", false))
+        #expect(FileName.decode(Array("é".utf8) + [0xC3]) == ("é\\xC3", false), "a truncated sequence")
     }
 }
