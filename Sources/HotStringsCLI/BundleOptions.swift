@@ -1,4 +1,5 @@
 import BundleWatcher
+import LinuxSystem
 import StringsFormat
 
 /// The options `watch` and `serve` share: how the bundle is read and settled.
@@ -17,6 +18,16 @@ struct BundleOptions {
 
     var developmentLanguage: String
     var watcher = BundleWatcher.Options()
+
+    /// `path` as the bundle argument: a usage error when something other than a directory is there (a missing
+    /// path is the watcher's to report, and a root that goes away later is awaited).
+    static func bundle(_ path: String) throws(UsageError) -> String {
+        if let status = try? LinuxSystem.FileSystem.status(atPath: path), status.kind != .directory {
+            throw UsageError("\(DisplayText.escaped(path)) is not a directory: give the bundle folder, the one "
+                             + "holding the <language>.lproj folders")
+        }
+        return path
+    }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         guard let language = arguments.value("development-language").flatMap({ LanguageTag($0) }), !language.isBase else {

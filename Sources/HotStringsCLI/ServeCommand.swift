@@ -60,7 +60,7 @@ struct ServeCommand: Command {
         let bundleOptions = try BundleOptions(arguments)
         let environment = ProcessInfo.processInfo.environment
         configuration = ServerConfiguration(
-            bundle: arguments.positionals.first ?? ".",
+            bundle: try BundleOptions.bundle(arguments.positionals.first ?? "."),
             socketPath: SocketPath.resolve(option: arguments.value("socket"), environment: environment,
                                            userID: ProcessStatistics.userID)
         )

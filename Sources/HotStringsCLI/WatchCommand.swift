@@ -37,7 +37,7 @@ struct WatchCommand: Command {
     var options: BundleOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        bundle = arguments.positionals[0]
+        bundle = try BundleOptions.bundle(arguments.positionals[0])
         options = try BundleOptions(arguments)
     }
 
