@@ -7,7 +7,7 @@ import StringsFormat
 /// current tree (watch descriptor → folder name, updated on every rename); events from watch
 /// descriptors it no longer knows are ignored.
 final class WatchLoop {
-    private enum Watched {
+    enum Watched {
         case root
         case folder(String)
         /// The root's parent, watched while the root is gone, to see it come back.
@@ -26,7 +26,7 @@ final class WatchLoop {
     let inotify: Inotify
     let reader: TableReader
     var settler: Settler
-    private var watches: [Int32: Watched] = [:]
+    var watches: [Int32: Watched] = [:]
     var folderWatches: [String: Int32] = [:]
     /// The directory each folder's watch was put on: a link swapped in the root shows as a folder whose path
     /// now reaches another directory.
@@ -44,9 +44,9 @@ final class WatchLoop {
     var outsideFolders: Set<String> = []
     /// Paths last read while a writer had them open, with when that wait began (see `heldQuietTime`).
     var awaitingWriter: [String: ContinuousClock.Instant] = [:]
-    private var rootIsPresent = true
+    var rootIsPresent = true
     var pendingProblems: [FileProblem] = []
-    private var pendingRescan: ResyncCause?
+    var pendingRescan: ResyncCause?
 
     init(root: String, inotify: Inotify, reader: TableReader, settler: Settler) {
         self.root = root
@@ -404,53 +404,10 @@ final class WatchLoop {
         ))
     }
 
-    private func watchProblem(_ error: SystemError, path: String) -> FileProblem {
+    func watchProblem(_ error: SystemError, path: String) -> FileProblem {
         let advice = error.errno == .noSpace
             ? "out of inotify watches: raise fs.inotify.max_user_watches; changes here are not seen" : "\(error.errno)"
         return FileProblem(file: path, message: "cannot watch: \(advice)")
-    }
-
-    // MARK: - Losing and finding the root
-
-    private var rootName: String { String(root.split(separator: "/").last ?? "") }
-    private var parentPath: String {
-        let parent = root.split(separator: "/").dropLast().joined(separator: "/")
-        return "/" + parent
-    }
-
-    private func rootLost() {
-        guard rootIsPresent else { return }
-        rootIsPresent = false
-        for watch in watches.keys { inotify.removeWatch(watch) }
-        watches = [:]
-        folderWatches = [:]
-        folderTargets = [:]
-        relinkDue = nil
-        settler.reset()
-        pendingRescan = (.rootRemoved)
-        watchParent(lookingForTheRoot: true)
-    }
-
-    /// Watches the root's parent to see the root come back, and, when `lookingForTheRoot`, restores a root that
-    /// came back before the watch existed (not when the root is there but cannot be watched: that would spin).
-    private func watchParent(lookingForTheRoot: Bool) {
-        do {
-            let watch = try inotify.addWatch(parentPath, mask: [.create, .movedTo, .onlyDirectory])
-            watches[watch] = .parent
-        } catch {
-            pendingProblems.append(watchProblem(error, path: parentPath))
-        }
-        if lookingForTheRoot && isDirectory("") { restoreRoot() }
-    }
-
-    private func restoreRoot() {
-        for (watch, watched) in watches {
-            if case .parent = watched {
-                inotify.removeWatch(watch)
-                watches[watch] = nil
-            }
-        }
-        pendingRescan = (.rootRestored)
     }
 }
 
