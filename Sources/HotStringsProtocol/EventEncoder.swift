@@ -2,11 +2,11 @@
 ///
 /// Each line is written straight into one byte array, reserved once, so a server can encode an event
 /// once and send the same bytes to every subscriber.
-public enum EventEncoder {
+package enum EventEncoder {
     /// A `snapshot` event: `tables` of `{language, table, file, entries}`, entries in source order.
     ///
     /// - Complexity: O(n) in the total size of the tables, with one allocation.
-    public static func snapshot(epoch: UInt64, seq: UInt64, tables: [TablePayload]) -> [UInt8] {
+    package static func snapshot(epoch: UInt64, seq: UInt64, tables: [TablePayload]) -> [UInt8] {
         var size = 64
         for table in tables {
             size += JSONWriter.estimatedSize(of: table.entries) + table.file.utf8.count + 64
@@ -25,7 +25,7 @@ public enum EventEncoder {
     }
 
     /// A `reload` event: `changes` of `{language, table, file, kind, added, changed, removed}`.
-    public static func reload(epoch: UInt64, seq: UInt64, changes: [ChangePayload]) -> [UInt8] {
+    package static func reload(epoch: UInt64, seq: UInt64, changes: [ChangePayload]) -> [UInt8] {
         var size = 64
         for change in changes {
             size += JSONWriter.estimatedSize(of: change.added) + JSONWriter.estimatedSize(of: change.changed)
@@ -53,7 +53,7 @@ public enum EventEncoder {
 
     /// An `error` event: `file` failed to parse at `line`:`column` (`null` when unknown); the last good
     /// table stays served.
-    public static func error(epoch: UInt64, seq: UInt64, file: String, line: Int?, column: Int?,
+    package static func error(epoch: UInt64, seq: UInt64, file: String, line: Int?, column: Int?,
                              message: String) -> [UInt8] {
         var out = header("error", epoch: epoch, seq: seq, capacity: 128 + file.utf8.count + message.utf8.count)
         out.append(contentsOf: #","file":"#.utf8)
@@ -69,7 +69,7 @@ public enum EventEncoder {
     }
 
     /// A `language` event: the selected app language is now `language` (`null` when cleared), was `previous`.
-    public static func language(epoch: UInt64, seq: UInt64, language: String?, previous: String?) -> [UInt8] {
+    package static func language(epoch: UInt64, seq: UInt64, language: String?, previous: String?) -> [UInt8] {
         var out = header("language", epoch: epoch, seq: seq, capacity: 128)
         out.append(contentsOf: #","language":"#.utf8)
         JSONWriter.appendOptionalString(language, to: &out)
@@ -81,7 +81,7 @@ public enum EventEncoder {
 
     /// A `resync` event: drop the mirror, a fresh `snapshot` follows. `reason` is `overflow`,
     /// `root-removed`, `root-restored` or `slow-client`.
-    public static func resync(epoch: UInt64, seq: UInt64, reason: String) -> [UInt8] {
+    package static func resync(epoch: UInt64, seq: UInt64, reason: String) -> [UInt8] {
         var out = header("resync", epoch: epoch, seq: seq, capacity: 96)
         out.append(contentsOf: #","reason":"#.utf8)
         JSONWriter.appendQuoted(reason, to: &out)

@@ -1,23 +1,23 @@
 /// Why some bytes are not one JSON value, and where.
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, e.g. "unterminated string".
-    public var reason: String
+    package var reason: String
     /// The byte offset where the problem was found.
-    public var offset: Int
+    package var offset: Int
 
     /// Creates an error.
-    public init(_ reason: String, offset: Int) {
+    package init(_ reason: String, offset: Int) {
         self.reason = reason
         self.offset = offset
     }
 
     /// "reason at byte N".
-    public var description: String { "\(reason) at byte \(offset)" }
+    package var description: String { "\(reason) at byte \(offset)" }
 }
 
 extension JSONValue {
     /// The deepest nesting of arrays and objects accepted, so a line of 60,000 `[` cannot exhaust the stack.
-    public static let maximumDepth = 128
+    package static let maximumDepth = 128
 
     /// Parses exactly one JSON value (RFC 8259), surrounded by optional whitespace.
     ///
@@ -26,7 +26,7 @@ extension JSONValue {
     /// are kept too; the subscript reads the last one).
     ///
     /// - Throws: `JSONSyntaxError` naming the first problem.
-    public init(parsing bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
+    package init(parsing bytes: some Collection<UInt8>) throws(JSONSyntaxError) {
         let parsed: Result<JSONValue, JSONSyntaxError>? = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(buffer) }
         }

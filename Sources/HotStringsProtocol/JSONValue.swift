@@ -2,7 +2,7 @@
 ///
 /// Integers that fit `Int64` are `.number`; every other JSON number is `.double`. Serialize with
 /// `serialized()` (compact, one line, non-ASCII kept as UTF-8) and parse with `JSONValue(parsing:)`.
-public indirect enum JSONValue: Sendable, Equatable {
+package indirect enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -19,7 +19,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     case object([(String, JSONValue)])
 
     /// Values are equal when they have the same case and contents; objects compare their members in order.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -36,54 +36,54 @@ public indirect enum JSONValue: Sendable, Equatable {
 
 extension JSONValue {
     /// The member named `key` of an object (the last one when a name repeats), or `nil`.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.last { $0.0 == key }?.1
     }
 
     /// The string, or `nil` for anything else.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { value } else { nil }
     }
 
     /// The Boolean, or `nil` for anything else.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { value } else { nil }
     }
 
     /// The integer, or `nil` for anything else (a `.double` is never converted).
-    public var int64Value: Int64? {
+    package var int64Value: Int64? {
         if case .number(let value) = self { value } else { nil }
     }
 
     /// The elements of an array, or `nil` for anything else.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let value) = self { value } else { nil }
     }
 
     /// The members of an object in order, or `nil` for anything else.
-    public var objectMembers: [(String, JSONValue)]? {
+    package var objectMembers: [(String, JSONValue)]? {
         if case .object(let value) = self { value } else { nil }
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { true } else { false }
     }
 
     /// A string value, or `null` when `value` is `nil`.
-    public static func string(orNull value: String?) -> JSONValue {
+    package static func string(orNull value: String?) -> JSONValue {
         value.map(JSONValue.string) ?? .null
     }
 
     /// An integer value from any integer type; traps when `value` does not fit `Int64` (epochs and seqs stay
     /// below 2^53, so every JSON reader gets them exactly).
-    public static func integer(_ value: some BinaryInteger) -> JSONValue {
+    package static func integer(_ value: some BinaryInteger) -> JSONValue {
         .number(Int64(value))
     }
 
     /// An array of strings.
-    public static func strings(_ values: [String]) -> JSONValue {
+    package static func strings(_ values: [String]) -> JSONValue {
         .array(values.map(JSONValue.string))
     }
 }
@@ -93,24 +93,24 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByDictionaryLiteral
 {
     /// `null`.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
     /// A Boolean.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An integer.
-    public init(integerLiteral value: Int64) { self = .number(value) }
+    package init(integerLiteral value: Int64) { self = .number(value) }
     /// A double.
-    public init(floatLiteral value: Double) { self = .double(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
     /// A string.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// An array.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// An object with the members in the order written.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }
 }
 
 extension JSONValue: CustomStringConvertible {
     /// The compact JSON text.
-    public var description: String {
+    package var description: String {
         String(decoding: serialized(), as: UTF8.self)
     }
 }

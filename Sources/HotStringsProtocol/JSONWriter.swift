@@ -185,14 +185,14 @@ enum JSONWriter {
 
 extension JSONValue {
     /// The compact JSON text of this value (no trailing newline).
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var out: [UInt8] = []
         write(to: &out)
         return out
     }
 
     /// Appends the compact JSON text of this value to `out`.
-    public func write(to out: inout [UInt8]) {
+    package func write(to out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): JSONWriter.appendBool(value, to: &out)

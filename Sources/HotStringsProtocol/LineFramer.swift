@@ -1,15 +1,15 @@
 /// A line over the framer's cap: the peer is answered with `too_large` and the connection closed.
-public struct LineTooLong: Error, Sendable, Hashable, CustomStringConvertible {
+package struct LineTooLong: Error, Sendable, Hashable, CustomStringConvertible {
     /// The cap that was exceeded, in bytes.
-    public var maximumLineLength: Int
+    package var maximumLineLength: Int
 
     /// Creates the error for `maximumLineLength`.
-    public init(maximumLineLength: Int) {
+    package init(maximumLineLength: Int) {
         self.maximumLineLength = maximumLineLength
     }
 
     /// "line longer than N bytes".
-    public var description: String { "line longer than \(maximumLineLength) bytes" }
+    package var description: String { "line longer than \(maximumLineLength) bytes" }
 }
 
 /// Splits incoming bytes into lines ending in `"\n"` (or `"\r\n"`), with a cap on the length of a line.
@@ -18,38 +18,38 @@ public struct LineTooLong: Error, Sendable, Hashable, CustomStringConvertible {
 /// already exceeds the cap is reported at once, without waiting for its newline, and the framer stays
 /// failed: the connection is to be answered with `too_large` and closed. The buffer therefore never holds
 /// more than one read beyond the cap.
-public struct LineFramer: Sendable {
+package struct LineFramer: Sendable {
     /// The default cap on a line, without its line ending: 64 KiB.
-    public static let maximumLineLength = 65_536
+    package static let maximumLineLength = 65_536
 
     /// The cap on a line of this framer, without its line ending.
-    public let maximumLineLength: Int
+    package let maximumLineLength: Int
     private var buffer: [UInt8] = []
     /// The first byte not yet returned.
     private var start = 0
     /// Bytes before this index (from `start`) are known to contain no newline.
     private var scanned = 0
     /// Set once a line was too long; nothing is buffered after that.
-    public private(set) var hasFailed = false
+    package private(set) var hasFailed = false
 
     /// Creates a framer that accepts lines up to `maximumLineLength` bytes (the line ending not counted).
-    public init(maximumLineLength: Int = LineFramer.maximumLineLength) {
+    package init(maximumLineLength: Int = LineFramer.maximumLineLength) {
         precondition(maximumLineLength > 0, "the line cap must be positive")
         self.maximumLineLength = maximumLineLength
     }
 
     /// The bytes received but not yet returned as lines.
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
     /// Adds received bytes; ignored once the framer has failed.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard !hasFailed, !bytes.isEmpty else { return }
         compact()
         buffer.append(contentsOf: bytes)
     }
 
     /// Adds received bytes; ignored once the framer has failed.
-    public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+    package mutating func append(contentsOf bytes: some Sequence<UInt8>) {
         guard !hasFailed else { return }
         compact()
         buffer.append(contentsOf: bytes)
@@ -59,7 +59,7 @@ public struct LineFramer: Sendable {
     /// `LineTooLong` (from then on, every time) when a line — complete or not — exceeds the cap.
     ///
     /// - Complexity: amortized O(n) in the bytes appended; each byte is scanned for a newline once.
-    public mutating func nextLine() -> Result<[UInt8], LineTooLong>? {
+    package mutating func nextLine() -> Result<[UInt8], LineTooLong>? {
         if hasFailed { return .failure(LineTooLong(maximumLineLength: maximumLineLength)) }
         let end = buffer.count
         guard let newline = buffer[scanned..<end].firstIndex(of: 0x0A) else {

@@ -1,12 +1,12 @@
 /// A request's client-chosen identifier, echoed verbatim in its response.
-public enum RequestID: Sendable, Hashable, CustomStringConvertible {
+package enum RequestID: Sendable, Hashable, CustomStringConvertible {
     /// An integer id, e.g. `1`.
     case number(Int64)
     /// A string id, e.g. `"a7"`.
     case string(String)
 
     /// The id as JSON.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .number(let value): .number(value)
         case .string(let value): .string(value)
@@ -14,13 +14,13 @@ public enum RequestID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The id as JSON text, e.g. `1` or `"a7"`.
-    public var description: String { json.description }
+    package var description: String { json.description }
 }
 
 /// An error response: a code from the fixed list and a message saying exactly what is wrong.
-public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The machine-readable error codes of protocol version 1.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    package enum Code: String, Sendable, Hashable, CaseIterable {
         /// The request is not valid JSON, not an object, or has a missing or mistyped field.
         case badRequest = "bad_request"
         /// The `op` is not one this server knows.
@@ -36,49 +36,49 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The error code.
-    public var code: Code
+    package var code: Code
     /// What is wrong, for people: "missing field 'key'".
-    public var message: String
+    package var message: String
     /// For `unsupported_language`: the languages that are available.
-    public var available: [String]?
+    package var available: [String]?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, available: [String]? = nil) {
+    package init(_ code: Code, _ message: String, available: [String]? = nil) {
         self.code = code
         self.message = message
         self.available = available
     }
 
     /// "code: message".
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 
     /// A `bad_request` error.
-    public static func badRequest(_ message: String) -> ProtocolError {
+    package static func badRequest(_ message: String) -> ProtocolError {
         ProtocolError(.badRequest, message)
     }
 
     /// The `unknown_op` error for `op`: "unknown op 'frobnicate'".
-    public static func unknownOp(_ op: String) -> ProtocolError {
+    package static func unknownOp(_ op: String) -> ProtocolError {
         ProtocolError(.unknownOp, "unknown op '\(op)'")
     }
 
     /// A `not_found` error.
-    public static func notFound(_ message: String) -> ProtocolError {
+    package static func notFound(_ message: String) -> ProtocolError {
         ProtocolError(.notFound, message)
     }
 
     /// The `unsupported_language` error for `language`, listing the `available` languages.
-    public static func unsupportedLanguage(_ language: String, available: [String]) -> ProtocolError {
+    package static func unsupportedLanguage(_ language: String, available: [String]) -> ProtocolError {
         ProtocolError(.unsupportedLanguage, "unsupported language '\(language)'", available: available)
     }
 
     /// The `too_large` error for a line over `limit` bytes.
-    public static func tooLarge(limit: Int = LineFramer.maximumLineLength) -> ProtocolError {
+    package static func tooLarge(limit: Int = LineFramer.maximumLineLength) -> ProtocolError {
         ProtocolError(.tooLarge, "request line longer than \(limit) bytes")
     }
 
     /// An `internal` error.
-    public static func `internal`(_ message: String) -> ProtocolError {
+    package static func `internal`(_ message: String) -> ProtocolError {
         ProtocolError(.internal, message)
     }
 }

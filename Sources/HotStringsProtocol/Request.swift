@@ -1,5 +1,5 @@
 /// One client request of protocol version 1, decoded and validated.
-public enum Request: Sendable, Equatable {
+package enum Request: Sendable, Equatable {
     /// `hello`: the server introduces itself; `client` names the caller for logs.
     case hello(client: String?)
     /// `languages`: the bundle's languages, their tables and key counts.
@@ -18,10 +18,10 @@ public enum Request: Sendable, Equatable {
     case status
 
     /// The table used when a request names none.
-    public static let defaultTable = "Localizable"
+    package static let defaultTable = "Localizable"
 
     /// The `op` string on the wire, e.g. `"select-language"`.
-    public var op: String {
+    package var op: String {
         switch self {
         case .hello: "hello"
         case .languages: "languages"
@@ -35,24 +35,24 @@ public enum Request: Sendable, Equatable {
     }
 
     /// Every op of protocol version 1.
-    public static let ops = [
+    package static let ops = [
         "hello", "languages", "get", "table", "subscribe", "unsubscribe", "select-language", "status",
     ]
 }
 
 /// The parameters of a `subscribe` request.
-public struct Subscription: Sendable, Hashable {
+package struct Subscription: Sendable, Hashable {
     /// Only tables of these languages (as the client spelled them), or all when `nil`.
-    public var languages: [String]?
+    package var languages: [String]?
     /// Only these table names, or all when `nil`.
-    public var tables: [String]?
+    package var tables: [String]?
     /// Whether a `snapshot` event follows the response (unless `since` is still current).
-    public var snapshot: Bool
+    package var snapshot: Bool
     /// Where the client's mirror stands; when it is still current, no snapshot is sent.
-    public var since: StreamPosition?
+    package var since: StreamPosition?
 
     /// Creates a subscription; the defaults subscribe to everything with a snapshot.
-    public init(
+    package init(
         languages: [String]? = nil, tables: [String]? = nil, snapshot: Bool = true, since: StreamPosition? = nil
     ) {
         self.languages = languages
@@ -63,14 +63,14 @@ public struct Subscription: Sendable, Hashable {
 }
 
 /// A point in a daemon's event stream: its `epoch` and the `seq` of the last event seen.
-public struct StreamPosition: Sendable, Hashable {
+package struct StreamPosition: Sendable, Hashable {
     /// The daemon's epoch, random per start.
-    public var epoch: UInt64
+    package var epoch: UInt64
     /// The sequence number of the last event seen.
-    public var seq: UInt64
+    package var seq: UInt64
 
     /// Creates a position.
-    public init(epoch: UInt64, seq: UInt64) {
+    package init(epoch: UInt64, seq: UInt64) {
         self.epoch = epoch
         self.seq = seq
     }

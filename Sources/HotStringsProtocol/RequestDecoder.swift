@@ -1,5 +1,5 @@
 /// Decodes request lines and says exactly what is wrong with a bad one.
-public enum RequestDecoder {
+package enum RequestDecoder {
     /// Decodes one line (without its `"\n"`) into the request id, when one could be read, and the request or
     /// the error to answer with.
     ///
@@ -7,7 +7,7 @@ public enum RequestDecoder {
     /// its own id. Unknown fields are ignored; `null` counts as absent for optional fields. Messages name
     /// the field: "missing field 'key'", "field 'languages' must be an array of strings", "not a JSON
     /// object", "unknown op 'frobnicate'" (code `unknown_op`).
-    public static func decode(
+    package static func decode(
         _ line: some Collection<UInt8>
     ) -> (id: RequestID?, result: Result<Request, ProtocolError>) {
         let value: JSONValue

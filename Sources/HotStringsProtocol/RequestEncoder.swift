@@ -1,10 +1,10 @@
 /// Encodes requests as lines, for the CLI and other Swift clients.
-public enum RequestEncoder {
+package enum RequestEncoder {
     /// The request as one compact JSON line ending in `"\n"`, `id` first, then `op`, then its parameters.
     ///
     /// A `get` with one language is sent as `language`, with several as `languages`; defaults are sent
     /// explicitly except absent optional fields. `RequestDecoder.decode` reads the line back as `request`.
-    public static func encode(id: RequestID, _ request: Request) -> [UInt8] {
+    package static func encode(id: RequestID, _ request: Request) -> [UInt8] {
         var members: [(String, JSONValue)] = [("id", id.json), ("op", .string(request.op))]
         switch request {
         case .hello(let client):

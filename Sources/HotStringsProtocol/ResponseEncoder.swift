@@ -1,9 +1,9 @@
 /// Encodes responses as lines: `{"id":…,"ok":true,…}` or `{"id":…,"ok":false,"error":{…}}`.
 ///
 /// `id` always comes first and is `null` when the request had none or it could not be read.
-public enum ResponseEncoder {
+package enum ResponseEncoder {
     /// A success line with `fields` after `id` and `ok`, in order, ending in `"\n"`.
-    public static func success(id: RequestID?, fields: [(String, JSONValue)]) -> [UInt8] {
+    package static func success(id: RequestID?, fields: [(String, JSONValue)]) -> [UInt8] {
         var out = header(id: id, ok: true)
         for (name, value) in fields {
             out.append(UInt8(ascii: ","))
@@ -15,7 +15,7 @@ public enum ResponseEncoder {
     }
 
     /// A failure line: `error` holds `code`, `message` and, when set, `available`.
-    public static func failure(id: RequestID?, _ error: ProtocolError) -> [UInt8] {
+    package static func failure(id: RequestID?, _ error: ProtocolError) -> [UInt8] {
         var out = header(id: id, ok: false)
         out.append(contentsOf: #","error":{"code":"#.utf8)
         JSONWriter.appendQuoted(error.code.rawValue, to: &out)
@@ -33,7 +33,7 @@ public enum ResponseEncoder {
     ///
     /// Fields: `language`, `table`, `seq`, `entries`.
     /// - Complexity: O(n) in the size of the entries, with one allocation.
-    public static func table(id: RequestID?, language: String, table: String, seq: UInt64,
+    package static func table(id: RequestID?, language: String, table: String, seq: UInt64,
                              entries: [(String, String)]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(JSONWriter.estimatedSize(of: entries) + language.utf8.count + table.utf8.count + 96)

@@ -1,5 +1,5 @@
 /// An event's payload in typed form, for clients that keep a mirror of the tables.
-public enum ServerEvent: Sendable, Equatable {
+package enum ServerEvent: Sendable, Equatable {
     /// Every table the subscription covers, with all entries: replace the mirror.
     case snapshot(tables: [TablePayload])
     /// Tables that changed in one settled batch: apply the changes in order.
@@ -16,7 +16,7 @@ public enum ServerEvent: Sendable, Equatable {
     /// Reads the payload of the event `name` from its `body`, as `ServerMessage.event` gives them.
     ///
     /// - Throws: `MalformedMessage` naming the member that is missing or of the wrong type.
-    public init(name: String, body: JSONValue) throws(MalformedMessage) {
+    package init(name: String, body: JSONValue) throws(MalformedMessage) {
         let reader = PayloadReader(value: body, path: name)
         switch name {
         case "snapshot":

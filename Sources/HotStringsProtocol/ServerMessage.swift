@@ -1,19 +1,19 @@
 /// A line from the server that is not a valid response or event.
-public struct MalformedMessage: Error, Sendable, Hashable, CustomStringConvertible {
+package struct MalformedMessage: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the line.
-    public var reason: String
+    package var reason: String
 
     /// Creates the error.
-    public init(_ reason: String) {
+    package init(_ reason: String) {
         self.reason = reason
     }
 
     /// The reason.
-    public var description: String { reason }
+    package var description: String { reason }
 }
 
 /// One line from the server as a client reads it: a response to a request, or an event.
-public enum ServerMessage: Sendable, Equatable {
+package enum ServerMessage: Sendable, Equatable {
     /// A response: the request's id (`nil` when the server could not read one) and its fields other than
     /// `id` and `ok`, or the error.
     case response(id: RequestID?, Result<[String: JSONValue], ProtocolError>)
@@ -25,7 +25,7 @@ public enum ServerMessage: Sendable, Equatable {
     /// An error code this version does not know is read as `internal`, keeping the message. Events with
     /// unknown names are returned as they are, so a client can skip them.
     /// - Throws: `MalformedMessage` when the line is not JSON, not an object, or neither a response nor an event.
-    public static func decode(_ line: some Collection<UInt8>) throws(MalformedMessage) -> ServerMessage {
+    package static func decode(_ line: some Collection<UInt8>) throws(MalformedMessage) -> ServerMessage {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: line)

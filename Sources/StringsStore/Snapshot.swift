@@ -1,16 +1,16 @@
 import StringsFormat
 
 /// One table as the store serves it.
-public struct TableSnapshot: Sendable, Equatable {
+package struct TableSnapshot: Sendable, Equatable {
     /// The language and table name.
-    public var id: TableID
+    package var id: TableID
     /// The file the table was read from, relative to the bundle root.
-    public var file: String
+    package var file: String
     /// The table.
-    public var table: StringsTable
+    package var table: StringsTable
 
     /// Creates a table snapshot.
-    public init(id: TableID, file: String, table: StringsTable) {
+    package init(id: TableID, file: String, table: StringsTable) {
         self.id = id
         self.file = file
         self.table = table
@@ -18,16 +18,16 @@ public struct TableSnapshot: Sendable, Equatable {
 }
 
 /// The tables the store serves at one `seq`, sorted by language and table name.
-public struct Snapshot: Sendable, Equatable {
+package struct Snapshot: Sendable, Equatable {
     /// The store's epoch.
-    public var epoch: UInt64
+    package var epoch: UInt64
     /// The `seq` of the last event before the snapshot was taken.
-    public var seq: UInt64
+    package var seq: UInt64
     /// The tables, sorted by `id`.
-    public var tables: [TableSnapshot]
+    package var tables: [TableSnapshot]
 
     /// Creates a snapshot.
-    public init(epoch: UInt64, seq: UInt64, tables: [TableSnapshot]) {
+    package init(epoch: UInt64, seq: UInt64, tables: [TableSnapshot]) {
         self.epoch = epoch
         self.seq = seq
         self.tables = tables
@@ -35,16 +35,16 @@ public struct Snapshot: Sendable, Equatable {
 }
 
 /// The answer to a lookup: the value and the language that had it.
-public struct Lookup: Sendable, Hashable {
+package struct Lookup: Sendable, Hashable {
     /// The value, or the key itself when no language of the chain has it.
-    public var value: String
+    package var value: String
     /// The canonical language that answered, or `nil` when none did.
-    public var language: String?
+    package var language: String?
     /// Whether some language of the chain had the key.
-    public var found: Bool
+    package var found: Bool
 
     /// Creates an answer.
-    public init(value: String, language: String?, found: Bool) {
+    package init(value: String, language: String?, found: Bool) {
         self.value = value
         self.language = language
         self.found = found
@@ -52,21 +52,21 @@ public struct Lookup: Sendable, Hashable {
 }
 
 /// One language of the bundle and the number of keys in each of its tables.
-public struct LanguageSummary: Sendable, Hashable {
+package struct LanguageSummary: Sendable, Hashable {
     /// The canonical language.
-    public var language: String
+    package var language: String
     /// The number of keys of each table, by table name.
-    public var tables: [String: Int]
+    package var tables: [String: Int]
 
     /// Creates a summary.
-    public init(language: String, tables: [String: Int]) {
+    package init(language: String, tables: [String: Int]) {
         self.language = language
         self.tables = tables
     }
 }
 
 /// Why the store refused a request.
-public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No table of the bundle is in the requested language or a language it falls back to
     /// (`available` lists the bundle's languages, `Base` excluded).
     case unsupportedLanguage(String, available: [String])
@@ -74,7 +74,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case notSaved(reason: String)
 
     /// A one-line explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedLanguage(let language, let available):
             "unsupported language '\(language)'; available: \(available.joined(separator: ", "))"

@@ -1,9 +1,9 @@
 import StringsFormat
 
 /// What happened to one file: it was parsed, it failed, or it is gone.
-public struct TableUpdate: Sendable {
+package struct TableUpdate: Sendable {
     /// What the file holds now.
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         /// The file was read and parsed.
         case parsed(StringsTable)
         /// The file could not be read or parsed; the last good table stays served.
@@ -13,14 +13,14 @@ public struct TableUpdate: Sendable {
     }
 
     /// The table the file holds.
-    public var id: TableID
+    package var id: TableID
     /// The path relative to the bundle root, such as `de.lproj/Localizable.strings`.
-    public var file: String
+    package var file: String
     /// What the file holds now.
-    public var content: Content
+    package var content: Content
 
     /// Creates an update.
-    public init(id: TableID, file: String, content: Content) {
+    package init(id: TableID, file: String, content: Content) {
         self.id = id
         self.file = file
         self.content = content
@@ -28,7 +28,7 @@ public struct TableUpdate: Sendable {
 }
 
 /// Why subscribers must drop what they hold and take a fresh snapshot.
-public enum ResyncReason: String, Sendable, Hashable, CaseIterable {
+package enum ResyncReason: String, Sendable, Hashable, CaseIterable {
     /// The kernel's event queue overflowed; the bundle was scanned again.
     case overflow
     /// The bundle root was deleted; the last good tables are still served.
@@ -40,17 +40,17 @@ public enum ResyncReason: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The updates of one settled batch of changes, applied to the store at once.
-public struct StoreBatch: Sendable {
+package struct StoreBatch: Sendable {
     /// The files that changed, applied in order (a later update of the same file wins).
-    public var updates: [TableUpdate]
+    package var updates: [TableUpdate]
     /// Whether `updates` describe every file of the bundle (after a scan): files not mentioned are
     /// gone and their tables are deleted.
-    public var isFullScan: Bool
+    package var isFullScan: Bool
     /// Set when the batch comes from a rescan that subscribers must be told about.
-    public var resync: ResyncReason?
+    package var resync: ResyncReason?
 
     /// Creates a batch.
-    public init(updates: [TableUpdate], isFullScan: Bool = false, resync: ResyncReason? = nil) {
+    package init(updates: [TableUpdate], isFullScan: Bool = false, resync: ResyncReason? = nil) {
         self.updates = updates
         self.isFullScan = isFullScan
         self.resync = resync

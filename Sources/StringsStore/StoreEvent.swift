@@ -1,7 +1,7 @@
 import StringsFormat
 
 /// Something subscribers must hear about, numbered by the store's `seq`.
-public enum StoreEvent: Sendable, Equatable {
+package enum StoreEvent: Sendable, Equatable {
     /// One applied batch changed these tables (one change per table, sorted by language and table).
     case reload(seq: UInt64, changes: [TableChange])
     /// A file failed to be read or parsed; the last good table stays served.
@@ -12,7 +12,7 @@ public enum StoreEvent: Sendable, Equatable {
     case language(seq: UInt64, language: String?, previous: String?)
 
     /// The event's sequence number.
-    public var seq: UInt64 {
+    package var seq: UInt64 {
         switch self {
         case .reload(let seq, _), .error(let seq, _), .resync(let seq, _), .language(let seq, _, _): seq
         }

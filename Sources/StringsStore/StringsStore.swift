@@ -11,7 +11,7 @@ import StringsFormat
 /// and serves the one most recently parsed; when that file is removed, the other file's table is
 /// served again (reported as an update), and the table is deleted only when no file holds it.
 /// A file that fails to parse does not change which file is served.
-public actor StringsStore {
+package actor StringsStore {
     /// A file the store has a good table for.
     struct FileState: Sendable {
         var id: TableID
@@ -28,13 +28,13 @@ public actor StringsStore {
     }
 
     /// Random per store, below 2^53 so that a JSON number carries it exactly.
-    public nonisolated let epoch: UInt64
+    package nonisolated let epoch: UInt64
     /// The canonical development language: the fallback after the selected language.
-    public nonisolated let developmentLanguage: String
+    package nonisolated let developmentLanguage: String
     /// The `seq` of the last event, 0 before any.
-    public private(set) var seq: UInt64 = 0
+    package private(set) var seq: UInt64 = 0
     /// The canonical app language chosen with `selectLanguage(_:)`, or `nil`.
-    public private(set) var selectedLanguage: String?
+    package private(set) var selectedLanguage: String?
 
     private let developmentTag: LanguageTag
     /// Where every lookup's chain ends: the selected language, the development language, `Base`.
@@ -52,7 +52,7 @@ public actor StringsStore {
     ///   - selectedLanguage: a selection restored from an earlier run; kept without checking that
     ///     the bundle has it (there are no tables yet), dropped if it is not a tag.
     ///   - epoch: a fixed epoch for tests; random when `nil`.
-    public init(developmentLanguage: String = "en", selectedLanguage: String? = nil, epoch: UInt64? = nil) {
+    package init(developmentLanguage: String = "en", selectedLanguage: String? = nil, epoch: UInt64? = nil) {
         guard let tag = LanguageTag(developmentLanguage) else {
             preconditionFailure("invalid development language '\(developmentLanguage)'")
         }
@@ -73,7 +73,7 @@ public actor StringsStore {
     /// again with the same content); an `error` for each failed update, in batch order.
     ///
     /// - Complexity: O(k) in the keys of the tables the batch touches.
-    public func apply(_ batch: StoreBatch) -> [StoreEvent] {
+    package func apply(_ batch: StoreBatch) -> [StoreEvent] {
         var before: [TableID: Served?] = [:]
         var problems: [FileProblem] = []
         var seen = Set<String>(minimumCapacity: batch.isFullScan ? batch.updates.count : 0)
@@ -150,7 +150,7 @@ public actor StringsStore {
 
     /// The served tables, optionally only those of some languages (matched exactly, after
     /// canonicalization) and table names, sorted by language and table.
-    public func snapshot(languages: [String]? = nil, tables: [String]? = nil) -> Snapshot {
+    package func snapshot(languages: [String]? = nil, tables: [String]? = nil) -> Snapshot {
         let languageFilter = languages.map { Set($0.compactMap { LanguageTag($0) }) }
         let tableFilter = tables.map(Set.init)
         var selected: [TableSnapshot] = []
@@ -164,7 +164,7 @@ public actor StringsStore {
     }
 
     /// The table served for `id`, or `nil`.
-    public func table(_ id: TableID) -> StringsTable? {
+    package func table(_ id: TableID) -> StringsTable? {
         served[id]?.table
     }
 
@@ -176,7 +176,7 @@ public actor StringsStore {
     /// itself, `language` is `nil` and `found` is false.
     ///
     /// - Complexity: O(length of the chain).
-    public func lookup(_ key: String, table: String = "Localizable", preferences: [String]) -> Lookup {
+    package func lookup(_ key: String, table: String = "Localizable", preferences: [String]) -> Lookup {
         for preference in preferences {
             guard let tag = LanguageTag(preference) else { continue }
             for language in tag.fallbacks {
@@ -195,7 +195,7 @@ public actor StringsStore {
     }
 
     /// The languages that have tables, sorted, with each table's key count.
-    public func languages() -> [LanguageSummary] {
+    package func languages() -> [LanguageSummary] {
         var byLanguage: [LanguageTag: [String: Int]] = [:]
         for (id, entry) in served { byLanguage[id.language, default: [:]][id.table] = entry.table.count }
         return byLanguage.sorted { $0.key < $1.key }.map {
@@ -213,7 +213,7 @@ public actor StringsStore {
     ///
     /// - Returns: a `language` event with the next `seq`, or nothing when the selection is unchanged.
     /// - Throws: `StoreError.unsupportedLanguage` listing the available languages.
-    public func selectLanguage(_ language: String?) throws(StoreError) -> [StoreEvent] {
+    package func selectLanguage(_ language: String?) throws(StoreError) -> [StoreEvent] {
         try selectLanguage(language, persistingWith: { _ in })
     }
 
@@ -249,7 +249,7 @@ public actor StringsStore {
 
     /// Numbers problems that are not about one table's content (a folder that cannot be watched, a
     /// folder name that is no language) as `error` events; nothing is served differently.
-    public func report(_ problems: [FileProblem]) -> [StoreEvent] {
+    package func report(_ problems: [FileProblem]) -> [StoreEvent] {
         problems.map { .error(seq: nextSeq(), $0) }
     }
 

@@ -1,14 +1,14 @@
 import StringsFormat
 
 /// A key and its value, as a reload reports them.
-public struct KeyValue: Sendable, Hashable {
+package struct KeyValue: Sendable, Hashable {
     /// The key.
-    public var key: String
+    package var key: String
     /// The value.
-    public var value: String
+    package var value: String
 
     /// Creates a pair.
-    public init(key: String, value: String) {
+    package init(key: String, value: String) {
         self.key = key
         self.value = value
     }
@@ -19,9 +19,9 @@ public struct KeyValue: Sendable, Hashable {
 /// A created table reports all its keys as added and a deleted one all its keys as removed. Those
 /// lists are made from the table only when read, so applying the first scan of a large bundle does
 /// not build a second copy of every string that nobody may look at.
-public struct TableChange: Sendable, Equatable {
+package struct TableChange: Sendable, Equatable {
     /// Whether the table appeared, changed or disappeared.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// The table did not exist before the batch.
         case created
         /// The table existed and some keys or values differ.
@@ -37,17 +37,17 @@ public struct TableChange: Sendable, Equatable {
     }
 
     /// The language of the table, in canonical form.
-    public let language: String
+    package let language: String
     /// The table name.
-    public let table: String
+    package let table: String
     /// The file the table was read from, relative to the bundle root (for a deletion, the file that went).
-    public let file: String
+    package let file: String
     /// Whether the table appeared, changed or disappeared.
-    public let kind: Kind
+    package let kind: Kind
     let keys: Keys
 
     /// Creates a change from explicit lists.
-    public init(
+    package init(
         language: String, table: String, file: String, kind: Kind,
         added: [KeyValue] = [], changed: [KeyValue] = [], removed: [String] = []
     ) {
@@ -66,7 +66,7 @@ public struct TableChange: Sendable, Equatable {
     /// The keys that are new, with their values, in the source order of the new table.
     ///
     /// - Complexity: O(n) for a created table, whose entries are read on each access.
-    public var added: [KeyValue] {
+    package var added: [KeyValue] {
         switch keys {
         case .all(let table) where kind == .created:
             table.entries.map { KeyValue(key: $0.key, value: $0.value) }
@@ -76,7 +76,7 @@ public struct TableChange: Sendable, Equatable {
     }
 
     /// The keys whose value changed, with their new values, in the source order of the new table.
-    public var changed: [KeyValue] {
+    package var changed: [KeyValue] {
         switch keys {
         case .all: []
         case .diff(_, let changed, _): changed
@@ -86,7 +86,7 @@ public struct TableChange: Sendable, Equatable {
     /// The keys that are gone, in the source order of the old table.
     ///
     /// - Complexity: O(n) for a deleted table, whose keys are read on each access.
-    public var removed: [String] {
+    package var removed: [String] {
         switch keys {
         case .all(let table) where kind == .deleted: table.keys
         case .all: []
@@ -95,7 +95,7 @@ public struct TableChange: Sendable, Equatable {
     }
 
     /// Changes are equal when they name the same table and file and report the same keys.
-    public static func == (lhs: TableChange, rhs: TableChange) -> Bool {
+    package static func == (lhs: TableChange, rhs: TableChange) -> Bool {
         lhs.language == rhs.language && lhs.table == rhs.table && lhs.file == rhs.file && lhs.kind == rhs.kind
             && lhs.added == rhs.added && lhs.changed == rhs.changed && lhs.removed == rhs.removed
     }

@@ -1,23 +1,23 @@
 import StringsFormat
 
 /// Names one table of a bundle: a language and a table name, as in `de.lproj/Localizable.strings`.
-public struct TableID: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct TableID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The language of the table's folder, in canonical form.
-    public var language: LanguageTag
+    package var language: LanguageTag
     /// The table name: the file name without `.strings` (`Localizable`).
-    public var table: String
+    package var table: String
 
     /// Creates an identifier.
-    public init(language: LanguageTag, table: String) {
+    package init(language: LanguageTag, table: String) {
         self.language = language
         self.table = table
     }
 
     /// `language/table`.
-    public var description: String { "\(language)/\(table)" }
+    package var description: String { "\(language)/\(table)" }
 
     /// Orders by language, then by table name.
-    public static func < (lhs: TableID, rhs: TableID) -> Bool {
+    package static func < (lhs: TableID, rhs: TableID) -> Bool {
         (lhs.language.identifier, lhs.table) < (rhs.language.identifier, rhs.table)
     }
 }
