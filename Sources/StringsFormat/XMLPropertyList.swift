@@ -1,0 +1,403 @@
+/// Reads XML property lists (`.stringsdict`, `Info.plist`) into the structure Foundation's
+/// `PropertyListSerialization` returns.
+///
+/// The reader is a single forward pass over UTF-8 bytes with an explicit stack, so no input can make it
+/// recurse: nesting deeper than `maximumDepth` is an error. Only XML's five predefined entities and numeric
+/// character references are expanded; a DTD internal subset (where entity bombs live) is an error, and an
+/// external DTD (`<!DOCTYPE plist PUBLIC …>`) is skipped unread. Every construct is read once, so the work is
+/// linear in the input for any input. Divergences from CoreFoundation are listed in `docs/FORMAT.md`.
+public enum XMLPropertyList {
+    /// The deepest nesting of `<dict>` and `<array>` accepted.
+    public static let maximumDepth = 512
+
+    /// Whether `bytes` looks like an XML property list: it starts (after an optional UTF-8 BOM and
+    /// whitespace) with `<?xml`, `<!DOCTYPE plist` or `<plist`.
+    public static func isXMLPropertyList(_ bytes: [UInt8]) -> Bool {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let rest = bytes[start...]
+        return rest.starts(with: Array("<?xml".utf8)) || rest.starts(with: Array("<!DOCTYPE plist".utf8))
+            || rest.starts(with: Array("<plist".utf8))
+    }
+
+    /// Parses the XML property list `bytes` (UTF-8, with or without a BOM).
+    /// - Throws: `ParseError` with the line and column (in Unicode scalars) of the offending byte.
+    /// - Complexity: O(n) in the number of bytes, for any input.
+    public static func parse(_ bytes: [UInt8]) throws(ParseError) -> PropertyListValue {
+        let result: Result<PropertyListValue, ParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var reader = XMLPropertyListReader(buffer)
+            do throws(ParseError) {
+                return .success(try reader.readDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The line and column (in Unicode scalars, both 1-based) of byte `offset` in `bytes`.
+    static func location(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for index in 0..<min(offset, bytes.count) {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+}
+
+/// The reader's state: the input, the position and the stack of open containers.
+struct XMLPropertyListReader {
+    private enum Container {
+        case array([PropertyListValue])
+        case dictionary([String: PropertyListValue], key: String?, keyOffset: Int)
+
+        var elementName: String {
+            if case .array = self { return "array" }
+            return "dict"
+        }
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private var stack: [Container] = []
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// The prolog, the top object (inside `<plist>` or bare, as CoreFoundation allows) and the epilog.
+    mutating func readDocument() throws(ParseError) -> PropertyListValue {
+        if let (offset, reason) = UTF8Validation.firstError(in: bytes) {
+            throw error("not UTF-8 text: \(reason) (XML property lists are read as UTF-8)", at: offset)
+        }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        try skipMiscellany(allowDoctype: true)
+        guard position < bytes.count else { throw error("empty property list: no <plist> element", at: position) }
+        var isWrapped = false
+        let tagOffset = position
+        var tag = try readTag()
+        if tag.name == "plist", !tag.isClosing {
+            guard !tag.isEmpty else { throw error("empty <plist/> element: no object", at: tagOffset) }
+            isWrapped = true
+            try skipMiscellany(allowDoctype: false)
+            tag = try readTag()
+        }
+        let value = try readValue(startingWith: tag)
+        try skipMiscellany(allowDoctype: false)
+        if isWrapped {
+            let closeOffset = position
+            guard position < bytes.count else { throw error("the input ends before </plist>", at: position) }
+            let close = try readTag()
+            guard close.isClosing, close.name == "plist" else {
+                throw error("expected </plist> after the top object, found \(close)", at: closeOffset)
+            }
+            try skipMiscellany(allowDoctype: false)
+        }
+        guard position == bytes.count else {
+            throw error("unexpected text after the end of the property list", at: position)
+        }
+        return value
+    }
+
+    // MARK: Objects
+
+    private struct Tag: CustomStringConvertible {
+        var name: String
+        var isClosing: Bool
+        var isEmpty: Bool
+        var offset: Int
+        var description: String { isClosing ? "</\(name)>" : isEmpty ? "<\(name)/>" : "<\(name)>" }
+    }
+
+    /// Reads the object that `first` opens, with containers on the explicit stack, never recursing.
+    private mutating func readValue(startingWith first: Tag) throws(ParseError) -> PropertyListValue {
+        var tag = first
+        while true {
+            var finished: PropertyListValue?
+            if tag.isClosing {
+                guard let top = stack.last else { throw error("unexpected \(tag)", at: tag.offset) }
+                guard tag.name == top.elementName else {
+                    throw error("\(tag) closes <\(top.elementName)>", at: tag.offset)
+                }
+                stack.removeLast()
+                switch top {
+                case .array(let elements):
+                    finished = .array(elements)
+                case .dictionary(let entries, let key, let keyOffset):
+                    if let key { throw error("key '\(key)' has no value before </dict>", at: keyOffset) }
+                    finished = .dictionary(entries)
+                }
+            } else {
+                finished = try readObject(tag)
+            }
+            if let value = finished {
+                if stack.isEmpty { return value }
+                try add(value, at: tag.offset)
+            }
+            try skipMiscellany(allowDoctype: false)
+            guard position < bytes.count else {
+                throw error("the input ends inside <\(stack.last?.elementName ?? "plist")>", at: position)
+            }
+            tag = try readTag()
+        }
+    }
+
+    /// Reads the object `tag` opens; a container that is not empty is pushed and yields `nil`.
+    private mutating func readObject(_ tag: Tag) throws(ParseError) -> PropertyListValue? {
+        switch tag.name {
+        case "dict", "array":
+            if tag.isEmpty { return tag.name == "dict" ? .dictionary([:]) : .array([]) }
+            guard stack.count < XMLPropertyList.maximumDepth else {
+                throw error("nesting deeper than \(XMLPropertyList.maximumDepth) containers", at: tag.offset)
+            }
+            stack.append(tag.name == "dict" ? .dictionary([:], key: nil, keyOffset: 0) : .array([]))
+            return nil
+        case "key":
+            guard case .dictionary(let entries, let pending, let pendingOffset)? = stack.last else {
+                throw error("<key> outside a <dict>", at: tag.offset)
+            }
+            if let pending { throw error("key '\(pending)' has no value", at: pendingOffset) }
+            let key = tag.isEmpty ? "" : try readText(closing: "key")
+            stack[stack.count - 1] = .dictionary(entries, key: key, keyOffset: tag.offset)
+            return nil
+        case "string":
+            return .string(tag.isEmpty ? "" : try readText(closing: "string"))
+        case "true", "false":
+            if !tag.isEmpty {
+                let closeOffset = position
+                let close = try readTag()
+                guard close.isClosing, close.name == tag.name else {
+                    throw error("expected </\(tag.name)>, found \(close)", at: closeOffset)
+                }
+            }
+            return .boolean(tag.name == "true")
+        case "integer", "real", "date", "data":
+            let textOffset = position
+            let text = tag.isEmpty ? "" : try readText(closing: tag.name)
+            return try scalar(tag.name, text, at: textOffset)
+        default:
+            throw error("unknown element \(tag) (expected dict, array, key, string, integer, real, true, "
+                + "false, date or data)", at: tag.offset)
+        }
+    }
+
+    /// Adds a finished object to the innermost container.
+    private mutating func add(_ value: PropertyListValue, at offset: Int) throws(ParseError) {
+        switch stack[stack.count - 1] {
+        case .array(var elements):
+            stack[stack.count - 1] = .array([])  // keeps `elements` uniquely referenced
+            elements.append(value)
+            stack[stack.count - 1] = .array(elements)
+        case .dictionary(var entries, let key, _):
+            guard let key else { throw error("\(value.kind) where a <key> is expected in <dict>", at: offset) }
+            stack[stack.count - 1] = .array([])
+            entries[key] = value
+            stack[stack.count - 1] = .dictionary(entries, key: nil, keyOffset: 0)
+        }
+    }
+
+    private func scalar(_ name: String, _ text: String, at offset: Int) throws(ParseError) -> PropertyListValue {
+        let trimmed = text.trimmingWhitespace()
+        switch name {
+        case "integer":
+            // CoreFoundation refuses whitespace around an integer, so this reader does too.
+            guard let value = PropertyListScalars.integer(text[...]) else {
+                throw error("<integer> '\(text)' is not a 64-bit integer", at: offset)
+            }
+            return .integer(value)
+        case "real":
+            guard let value = Double(trimmed) else { throw error("<real> '\(trimmed)' is not a number", at: offset) }
+            return .real(value)
+        case "date":
+            guard let value = PropertyListScalars.date(trimmed) else {
+                throw error("<date> '\(trimmed)' is not YYYY-MM-DDTHH:MM:SSZ", at: offset)
+            }
+            return .date(value)
+        default:
+            guard let value = PropertyListScalars.base64(text) else {
+                throw error("<data> is not Base64", at: offset)
+            }
+            return .data(value)
+        }
+    }
+
+    // MARK: Markup
+
+    /// Skips whitespace, comments and processing instructions (and, before the top element, a DOCTYPE).
+    private mutating func skipMiscellany(allowDoctype: Bool) throws(ParseError) {
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                position += 1
+            } else if hasPrefix("<!--") {
+                try skip(past: "-->", from: position, what: "comment")
+            } else if hasPrefix("<?") {
+                try skip(past: "?>", from: position, what: "processing instruction")
+            } else if hasPrefix("<!DOCTYPE") {
+                guard allowDoctype else { throw error("a DOCTYPE after the top element", at: position) }
+                let start = position
+                while position < bytes.count, bytes[position] != UInt8(ascii: ">") {
+                    if bytes[position] == UInt8(ascii: "[") {
+                        throw error("a DTD internal subset is not supported: entities it declares would not be "
+                            + "expanded", at: position)
+                    }
+                    if bytes[position] == UInt8(ascii: "\"") || bytes[position] == UInt8(ascii: "'") {
+                        try skipQuoted(from: start)
+                    } else {
+                        position += 1
+                    }
+                }
+                guard position < bytes.count else { throw error("unterminated DOCTYPE", at: start) }
+                position += 1
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Reads `<name attr="…">`, `<name/>` or `</name>`; attributes are skipped.
+    private mutating func readTag() throws(ParseError) -> Tag {
+        let start = position
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "<") else {
+            throw error("expected an element, found text", at: position)
+        }
+        position += 1
+        let isClosing = position < bytes.count && bytes[position] == UInt8(ascii: "/")
+        if isClosing { position += 1 }
+        let nameStart = position
+        while position < bytes.count, isNameByte(bytes[position]) { position += 1 }
+        guard position > nameStart else { throw error("expected an element name after '<'", at: start) }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<position]), as: UTF8.self)
+        while true {
+            guard position < bytes.count else { throw error("the input ends inside the tag <\(name)", at: start) }
+            switch bytes[position] {
+            case UInt8(ascii: ">"):
+                position += 1
+                return Tag(name: name, isClosing: isClosing, isEmpty: false, offset: start)
+            case UInt8(ascii: "/") where !isClosing && position + 1 < bytes.count
+                && bytes[position + 1] == UInt8(ascii: ">"):
+                position += 2
+                return Tag(name: name, isClosing: false, isEmpty: true, offset: start)
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                try skipQuoted(from: start)
+            case UInt8(ascii: "<"):
+                throw error("'<' inside the tag <\(name)", at: position)
+            default:
+                position += 1
+            }
+        }
+    }
+
+    /// Reads character data up to `</name>`, expanding entities and CDATA sections.
+    private mutating func readText(closing name: String) throws(ParseError) -> String {
+        var text: [UInt8] = []
+        let start = position
+        while true {
+            let chunkStart = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: "<"), bytes[position] != UInt8(ascii: "&") {
+                position += 1
+            }
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[chunkStart..<position]))
+            guard position < bytes.count else { throw error("the input ends inside <\(name)>", at: start) }
+            if bytes[position] == UInt8(ascii: "&") {
+                try readReference(into: &text)
+            } else if hasPrefix("<![CDATA[") {
+                let dataStart = position + 9
+                try skip(past: "]]>", from: position, what: "CDATA section")
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[dataStart..<(position - 3)]))
+            } else if hasPrefix("<!--") {
+                try skip(past: "-->", from: position, what: "comment")
+            } else {
+                let tagOffset = position
+                let tag = try readTag()
+                guard tag.isClosing, tag.name == name else {
+                    throw error("\(tag) inside <\(name)> (text cannot hold elements)", at: tagOffset)
+                }
+                return String(decoding: text, as: UTF8.self)
+            }
+        }
+    }
+
+    /// Expands `&amp; &lt; &gt; &quot; &apos; &#N; &#xH;`; any other reference is an error.
+    private mutating func readReference(into text: inout [UInt8]) throws(ParseError) {
+        let start = position
+        var end = position + 1
+        while end < bytes.count, end - start < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
+            throw error("'&' that does not start a reference (write &amp;)", at: start)
+        }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end]), as: UTF8.self)
+        position = end + 1
+        switch name {
+        case "amp": text.append(UInt8(ascii: "&"))
+        case "lt": text.append(UInt8(ascii: "<"))
+        case "gt": text.append(UInt8(ascii: ">"))
+        case "quot": text.append(UInt8(ascii: "\""))
+        case "apos": text.append(UInt8(ascii: "'"))
+        default:
+            var value: UInt32?
+            if name.hasPrefix("#x") || name.hasPrefix("#X") {
+                value = UInt32(name.dropFirst(2), radix: 16)
+            } else if name.hasPrefix("#") {
+                value = UInt32(name.dropFirst(1), radix: 10)
+            } else {
+                throw error("unknown entity &\(name); (only &amp; &lt; &gt; &quot; &apos; and numeric references "
+                    + "are expanded)", at: start)
+            }
+            guard let scalar = value, scalar != 0, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else {
+                throw error("&\(name); is not a Unicode scalar", at: start)
+            }
+            UTF8Validation.append(scalar: scalar, to: &text)
+        }
+    }
+
+    private mutating func skipQuoted(from start: Int) throws(ParseError) {
+        let quote = bytes[position]
+        position += 1
+        while position < bytes.count, bytes[position] != quote { position += 1 }
+        guard position < bytes.count else { throw error("unterminated quoted value", at: start) }
+        position += 1
+    }
+
+    private mutating func skip(past terminator: StaticString, from start: Int, what: String) throws(ParseError) {
+        let end = terminator.utf8Start
+        let length = terminator.utf8CodeUnitCount
+        while position + length <= bytes.count {
+            if bytes[position] == end[0], (0..<length).allSatisfy({ bytes[position + $0] == end[$0] }) {
+                position += length
+                return
+            }
+            position += 1
+        }
+        throw error("unterminated \(what)", at: start)
+    }
+
+    private func hasPrefix(_ prefix: StaticString) -> Bool {
+        let length = prefix.utf8CodeUnitCount
+        guard position + length <= bytes.count else { return false }
+        return (0..<length).allSatisfy { bytes[position + $0] == prefix.utf8Start[$0] }
+    }
+
+    private func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+             UInt8(ascii: ":"):
+            true
+        default:
+            byte >= 0x80
+        }
+    }
+
+    private func error(_ reason: String, at offset: Int) -> ParseError {
+        let (line, column) = XMLPropertyList.location(of: offset, in: bytes)
+        return ParseError("XML property list: \(reason)", line: line, column: column, byteOffset: offset)
+    }
+}
