@@ -5,9 +5,12 @@ enum PrintfConversion {
         var body: String
         var zeroPadAllowed = true
         switch spec.conversion {
-        case "@", "s":
+        case "@":
+            // Foundation on Linux, the reference, ignores a width and precision on `%@`.
+            return string(argument)
+        case "s":
             body = string(argument)
-            if let precision = spec.precision, spec.conversion == "s" { body = String(body.prefix(precision)) }
+            if let precision = spec.precision { body = String(body.prefix(precision)) }
             zeroPadAllowed = false
         case "c":
             body = Unicode.Scalar(UInt32(truncatingIfNeeded: argument.integerValue)).map { String($0) } ?? ""
@@ -90,7 +93,7 @@ enum PrintfConversion {
     private static func exponential(_ value: Double, precision: Int, uppercase: Bool, alternate: Bool) -> String {
         let (digits, exponent) = value == 0
             ? ([UInt8](repeating: 0, count: precision + 1), 0) : DecimalDigits.significant(value, count: precision + 1)
-        var text = String(digits[0] + 48)
+        var text = String(Character(Unicode.Scalar(digits[0] + 48)))
         if precision > 0 || alternate { text += "." }
         text += String(decoding: digits.dropFirst().map { $0 + 48 }, as: UTF8.self)
         let exponentDigits = String(exponent.magnitude)
