@@ -1,5 +1,3 @@
-import Glibc
-
 extension SocketIO {
     /// What one non-blocking read or write on a connected socket did, errors included, as a value.
     ///
@@ -16,42 +14,31 @@ extension SocketIO {
         case failed(SystemError)
     }
 
-    /// Reads what is available from `fd` into `buffer` (its whole length) with `read`, retrying `EINTR`.
+    /// Reads what is available from `fd` into `buffer` (its whole length): `read(_:into:)` as a value.
     /// - Precondition: `buffer` is not empty (a read of 0 bytes could not be told from end of file).
     package static func receive(_ fd: Int32, into buffer: inout [UInt8]) -> Transfer {
-        precondition(!buffer.isEmpty, "SocketIO.receive needs a buffer of at least one byte")
         let result = buffer.withUnsafeMutableBytes { bytes in
-            retryingOnInterrupt { Glibc.read(fd, bytes.baseAddress, bytes.count) }
+            Result { () throws(SystemError) in try read(fd, into: bytes) }
         }
         switch result {
-        case .success(0):
-            return .closed
-        case .success(let count):
-            return .bytes(count)
-        case .failure(let errno) where errno == .wouldBlock:
-            return .wouldBlock
-        case .failure(let errno) where errno == .connectionReset:
-            return .closed
-        case .failure(let errno):
-            return .failed(SystemError(operation: "read", errno: errno))
+        case .success(.data(let count)): return .bytes(count)
+        case .success(.wouldBlock): return .wouldBlock
+        case .success(.closed): return .closed
+        case .failure(let error): return .failed(error)
         }
     }
 
-    /// Writes as much of `bytes` as fits now with `send(MSG_NOSIGNAL | MSG_DONTWAIT)`, retrying `EINTR`.
-    ///
-    /// Never blocks and never raises `SIGPIPE`. An empty `bytes` is `.bytes(0)`.
+    /// Writes as much of `bytes` as fits now: `write(_:_:)` as a value, a peer that is gone (`EPIPE`,
+    /// `ECONNRESET`) being `.closed`. An empty `bytes` is `.bytes(0)`.
     package static func transmit(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Transfer {
         guard !bytes.isEmpty else { return .bytes(0) }
-        let flags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
-        switch retryingOnInterrupt({ Glibc.send(fd, bytes.baseAddress, bytes.count, flags) }) {
-        case .success(let count):
-            return .bytes(count)
-        case .failure(let errno) where errno == .wouldBlock:
-            return .wouldBlock
-        case .failure(let errno) where errno == .brokenPipe || errno == .connectionReset:
+        do throws(SystemError) {
+            let count = try write(fd, bytes)
+            return count == 0 ? .wouldBlock : .bytes(count)
+        } catch where error.errno == .brokenPipe || error.errno == .connectionReset {
             return .closed
-        case .failure(let errno):
-            return .failed(SystemError(operation: "send", errno: errno))
+        } catch {
+            return .failed(error)
         }
     }
 }
