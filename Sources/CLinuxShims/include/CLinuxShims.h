@@ -1,5 +1,6 @@
 // Linux calls the Swift Glibc module does not import (it is built without _GNU_SOURCE):
-// epoll, eventfd, ppoll, accept4, SO_PEERCRED's struct ucred and sched_setaffinity. Imported only by LinuxSystem.
+// epoll, eventfd, ppoll, accept4, SO_PEERCRED's struct ucred, sched_setaffinity and pthread_setname_np.
+// Imported only by LinuxSystem.
 //
 // The header deliberately includes no system header beyond <stdint.h>: the types crossing into Swift are
 // this file's own, so nothing here depends on how the Clang importer treats packed kernel structs.
@@ -18,6 +19,10 @@ int hotstrings_accept(int fd);
 /// sched_setaffinity(0, ...) for the calling thread: the processors set in `mask` (bit n: processor n, for
 /// n < 64). Returns 0 or -1 with errno.
 int hotstrings_pin_thread(uint64_t mask);
+
+/// pthread_setname_np(pthread_self(), name): names the calling thread (at most 15 bytes, as
+/// /proc/self/task/<tid>/comm shows it). Returns 0 or -1 with errno (ERANGE when the name is too long).
+int hotstrings_set_thread_name(const char *name);
 
 /// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC).
 int hotstrings_eventfd(void);
