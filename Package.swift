@@ -41,7 +41,7 @@ let package = Package(
             name: "HotStringsEmbedded",
             dependencies: [
                 "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "StringsStore", "HotStringsService",
-                "StringsFormat",
+                "StringsFormat", "LinuxSystem",
             ],
             swiftSettings: strict
         ),

@@ -74,9 +74,7 @@ final class SocketTransport: HotStringsTransport {
             return !shared.isStarted
         }
         precondition(isFirst, "a transport is started once")
-        let thread = Thread { [self] in run(handler) }
-        thread.name = "hotstrings-client"
-        thread.start()
+        _ = NamedThread.run(name: "hotstrings-client") { [self] in run(handler) }
     }
 
     func send(_ command: TransportCommand) {

@@ -1,6 +1,7 @@
-import Foundation
+import Dispatch
 import HotStringsClient
 import HotStringsProtocol
+import LinuxSystem
 import Synchronization
 
 /// Where a request's answer goes.
@@ -32,12 +33,10 @@ final class Deliverer: Sendable {
 
     /// Starts the thread that calls `handler`.
     func start(_ handler: @escaping @Sendable (TransportEvent) -> Void) {
-        let thread = Thread { [self] in
+        _ = NamedThread.run(name: "hotstrings-hook") { [self] in
             run(handler)
             finished.withLock { $0 = true }
         }
-        thread.name = "hotstrings-embedded"
-        thread.start()
     }
 
     /// Queues `delivery`; when stopped, an event is dropped and a reply fails with `.connectionLost`.

@@ -2,6 +2,7 @@ import BundleWatcher
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsService
+import LinuxSystem
 import StringsFormat
 import StringsStore
 import Synchronization
@@ -10,9 +11,10 @@ import Synchronization
 ///
 /// The watcher's thread hands each settled batch to a task (`EmbeddedSession`) that feeds it to the same
 /// `ProtocolService` the daemon runs, as its one client; a delivery thread hands the service's events and
-/// answers to the client, so reload hooks run there, never on the cooperative pool. The store's work does run on the pool,
-/// as the daemon's does, so a program that blocks the pool's threads delays its reloads. There is one
-/// connection, made once the first scan is in the store, and it lasts until `stop()`.
+/// answers to the client, so reload hooks run there, never on the cooperative pool. The session's task, and
+/// with it the store's work, runs on a thread of its own (a `ThreadExecutor`), as the daemon's does, so a
+/// program that blocks the pool's threads still gets its reloads. There is one connection, made once the
+/// first scan is in the store, and it lasts until `stop()`.
 package final class EmbeddedTransport: HotStringsTransport {
     /// The watcher of the bundle.
     let watcher: BundleWatcher
@@ -23,6 +25,7 @@ package final class EmbeddedTransport: HotStringsTransport {
     private let inputs: Mutex<AsyncStream<EmbeddedInput>?>
     private let continuation: AsyncStream<EmbeddedInput>.Continuation
     private let isStopped = Atomic<Bool>(false)
+    private let core = Mutex<ThreadExecutor?>(nil)
 
     /// Prepares the watcher and the store for the bundle at `bundle`; nothing runs before `start`.
     ///
@@ -67,7 +70,13 @@ package final class EmbeddedTransport: HotStringsTransport {
         }
         let session = EmbeddedSession(service: ProtocolService(store: store, environment: environment),
                                       deliver: { [deliverer] in deliverer.enqueue($0) })
-        Task { await session.run(stream) }
+        let core = ThreadExecutor(name: "hotstrings-core")
+        self.core.withLock { $0 = core }
+        Task(executorPreference: core) {
+            await session.run(stream)
+            // The session was the executor's one task: its thread ends once this last job returns.
+            core.finish()
+        }
         let continuation = continuation
         watcher.start { batch in continuation.yield(.batch(batch)) }
     }
@@ -95,6 +104,8 @@ package final class EmbeddedTransport: HotStringsTransport {
         continuation.finish()
     }
 
-    /// Whether the watcher's and the delivery thread have both ended (after `stop()`).
-    package var hasFinished: Bool { watcher.hasFinished && deliverer.hasFinished }
+    /// Whether the watcher's, the delivery and the service's thread have all ended (after `stop()`).
+    package var hasFinished: Bool {
+        watcher.hasFinished && deliverer.hasFinished && core.withLock { $0?.hasEnded ?? true }
+    }
 }

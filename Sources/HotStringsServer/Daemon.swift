@@ -1,5 +1,5 @@
 import BundleWatcher
-import Foundation
+import Dispatch
 import LinuxSystem
 import Synchronization
 
@@ -67,16 +67,19 @@ package final class Daemon: Sendable {
         let watcher: BundleWatcher
         let io: IOLoop
         let inputs: AsyncStream<CoreInput>.Continuation
-        let ioDone: DispatchSemaphore
+        let ioThread: NamedThread
+        let core: ThreadExecutor
         let coreDone: DispatchSemaphore
 
         /// Stops the watcher, lets the I/O loop flush for up to `grace`, drains the core, closes the socket.
         func stop(grace: Duration) {
             watcher.stop()
             io.stop(grace: grace)
-            ioDone.wait()
+            ioThread.join()
             inputs.finish()
             coreDone.wait()
+            core.finish()
+            core.join()
             socket.close()
         }
     }
@@ -101,20 +104,15 @@ package final class Daemon: Sendable {
             throw ServerStartError(description: "cannot set up the event loop: \(error)")
         }
         let where_ = socket.path ?? "the socket passed by systemd"
-        let coreDone = Server.startCore(configuration, watcher: watcher, io: io, inputs: inputs) {
+        let core = ThreadExecutor(name: "hotstrings-core")
+        let coreDone = Server.startCore(configuration, watcher: watcher, io: io, inputs: inputs, on: core) {
             Log.info("serving \(watcher.root) on \(where_)")
             _ = SystemdNotify.notify("READY=1\n")
         }
-        let ioDone = DispatchSemaphore(value: 0)
-        let ioThread = Thread {
-            io.run()
-            ioDone.signal()
-        }
-        ioThread.name = "hotstrings-io"
-        ioThread.start()
+        let ioThread = NamedThread.run(name: "hotstrings-io") { io.run() }
         watcher.start { batch in continuation.yield(.batch(batch)) }
         return Running(socket: socket, watcher: watcher, io: io, inputs: continuation,
-                       ioDone: ioDone, coreDone: coreDone)
+                       ioThread: ioThread, core: core, coreDone: coreDone)
     }
 
     /// Who may connect: this user, root, and the configured extra users.

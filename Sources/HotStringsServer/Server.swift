@@ -1,5 +1,5 @@
 import BundleWatcher
-import Foundation
+import Dispatch
 import HotStringsService
 import LinuxSystem
 import StringsStore
@@ -54,12 +54,13 @@ package enum Server {
         try Daemon(configuration).run()
     }
 
-    /// Starts the protocol service over `io` on a task: the one place that builds the selection file and the service.
+    /// Starts the protocol service over `io` on a task that runs on `core`'s thread, with the store's work:
+    /// the one place that builds the selection file and the service.
     ///
     /// Returns a semaphore signalled once the service has handled its last input (after `inputs` finishes).
     static func startCore(
         _ configuration: ServerConfiguration, watcher: BundleWatcher, io: IOLoop,
-        inputs: AsyncStream<CoreInput>, onFirstScan: @escaping @Sendable () -> Void
+        inputs: AsyncStream<CoreInput>, on core: ThreadExecutor, onFirstScan: @escaping @Sendable () -> Void
     ) -> DispatchSemaphore {
         let selection = configuration.stateDirectory.map { SelectionFile(directory: $0, root: watcher.root) }
         do {
@@ -70,7 +71,7 @@ package enum Server {
         let store = StringsStore(developmentLanguage: configuration.developmentLanguage,
                                  selectedLanguage: selection?.read())
         let coreDone = DispatchSemaphore(value: 0)
-        Task {
+        Task(executorPreference: core) {
             let service = DaemonService(store: store, watcher: watcher, io: io, selection: selection,
                                         onFirstScan: onFirstScan)
             await service.run(inputs)
