@@ -13,8 +13,10 @@ private final class PoolBlockers: Sendable {
     private let running = Atomic<Int>(0)
     private let count: Int
 
-    /// Starts one blocking task per processor (the pool's width) and waits until they hold the pool.
-    init() throws {
+    /// Starts one blocking task per processor (the pool's width) and waits up to a second until they hold
+    /// the pool. Those that do not start within it wait behind other tests' blocking work, which holds the
+    /// pool just as well.
+    init() {
         count = ProcessInfo.processInfo.activeProcessorCount
         for _ in 0..<count {
             Task.detached { [self] in
@@ -25,7 +27,6 @@ private final class PoolBlockers: Sendable {
         // When the caller itself runs on a pool thread, one of the blockers waits behind it, and the caller's
         // thread is the last pool thread: it blocks below.
         _ = waitUntil(.seconds(1)) { running.load(ordering: .relaxed) == count }
-        try #require(running.load(ordering: .relaxed) >= max(count - 1, 1), "the blockers did not start")
     }
 
     /// Lets every blocker return.
@@ -46,7 +47,7 @@ struct BlockedPoolTests {
         let transport = try EmbeddedTransport(bundle: root + "/bundle", options: LiveStrings.EmbeddedOptions())
         defer { transport.stop() }
 
-        let blockers = try PoolBlockers()
+        let blockers = PoolBlockers()
         let connected = DispatchSemaphore(value: 0)
         // The handler runs on the transport's delivery thread, which is no pool thread either.
         transport.start { event in if case .connected = event { connected.signal() } }
