@@ -40,6 +40,7 @@ final class ListeningSocket {
         let ownUser = ProcessStatistics.userID
         try checkDirectory(of: path, ownUser: ownUser)
         let lock = try takeLock(path + ".lock", ownUser: ownUser)
+        pauseBeforeBindingForTests()
         try clearStaleSocket(at: path, ownUser: ownUser)
         let fd: Int32
         do {
@@ -50,6 +51,17 @@ final class ListeningSocket {
         // Only reads the path: the directory was checked, so no one else can have put another file there.
         let identity = try? FileSystem.ownership(atPath: path, followingSymlinks: false)
         return ListeningSocket(fd: fd, path: path, identity: identity, lock: lock)
+    }
+
+    /// The environment variable that makes `open` pause for that many milliseconds (at most 5000) after taking
+    /// the lock and before checking and binding the path: a test hook that widens the window in which two
+    /// daemons started at once could both find the path free, so a test of the lock fails reliably without it.
+    static let bindPauseVariable = "HOTSTRINGS_TEST_PAUSE_BEFORE_BIND_MS"
+
+    private static func pauseBeforeBindingForTests() {
+        guard let text = ProcessInfo.processInfo.environment[bindPauseVariable], let milliseconds = Int(text),
+              milliseconds > 0 else { return }
+        Thread.sleep(forTimeInterval: Double(min(milliseconds, 5000)) / 1000)
     }
 
     /// Closes the socket, removes the socket file if it is still the one bound here, and releases the lock.

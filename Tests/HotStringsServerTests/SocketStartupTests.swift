@@ -71,7 +71,10 @@ struct SocketStartupTests {
     @Test(arguments: 1...3)
     func twoDaemonsStartedAtOnceOnOnePathLeaveExactlyOneServing(round: Int) throws {
         let sandbox = try Sandbox()
-        let daemons = [try Daemon(sandbox, logName: "first"), try Daemon(sandbox, logName: "second")]
+        // Both pause between finding the path free and binding it (the daemon's test hook), so both find it
+        // free unless the lock keeps the second out: without the lock, the later one replaced the earlier
+        // one's new socket as "stale" and both kept running.
+        let daemons = try ["first", "second"].map { try PausedDaemon(sandbox, pause: .milliseconds(300), logName: $0) }
         // One of them must give up; the other keeps serving.
         #expect(waitUntil(.seconds(10)) { daemons.contains { !$0.isRunning } })
         let running = daemons.filter(\.isRunning)
