@@ -31,7 +31,8 @@ package final class NamedThread: Sendable {
     ///
     /// The name is set by the new thread before `body` runs.
     /// - Throws: `SystemError` naming `pthread_create` when the system has no room for another thread.
-    package static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemError) -> NamedThread {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void)
+        throws(SystemError) -> NamedThread {
         let kernelName = String(decoding: Array(name.utf8.prefix(maximumNameLength)), as: UTF8.self)
         let start = Start(name: kernelName, body: body)
         let argument = Unmanaged.passRetained(start).toOpaque()
