@@ -74,7 +74,8 @@ struct SocketStartupTests {
         // Both pause between finding the path free and binding it (the daemon's test hook), so both find it
         // free unless the lock keeps the second out: without the lock, the later one replaced the earlier
         // one's new socket as "stale" and both kept running.
-        let daemons = try ["first", "second"].map { try PausedDaemon(sandbox, pause: .milliseconds(300), logName: $0) }
+        let pause: [String: String?] = ["HOTSTRINGS_TEST_PAUSE_BEFORE_BIND_MS": "300"]
+        let daemons = try ["first", "second"].map { try Daemon(sandbox, environment: pause, logName: $0) }
         // One of them must give up; the other keeps serving.
         #expect(waitUntil(.seconds(10)) { daemons.contains { !$0.isRunning } })
         let running = daemons.filter(\.isRunning)
