@@ -13,7 +13,7 @@ enum EventJSON {
     static func number(_ value: Int?) -> String { value.map(String.init) ?? "null" }
 
     static func entries(_ pairs: [KeyValue]) -> String {
-        object(pairs.map { ($0.key, JSONText.quoted($0.value)) })
+        object(pairs.map { ($0.key, JSONText.quoted($0.value.plainText)) })
     }
 
     /// `{"event":"snapshot",...}` with every table of the snapshot, entries in source order.
@@ -22,7 +22,7 @@ enum EventJSON {
             object([
                 ("language", string(table.id.language.identifier)), ("table", string(table.id.table)),
                 ("file", string(table.file)),
-                ("entries", object(table.table.entries.map { ($0.key, JSONText.quoted($0.value)) })),
+                ("entries", object(table.content.entries.map { ($0.key, JSONText.quoted($0.value.plainText)) })),
             ])
         }
         return object([

@@ -7,7 +7,8 @@ extension ChangePayload {
         self.init(
             language: change.language, table: change.table, file: change.file,
             kind: ChangePayload.Kind(rawValue: change.kind.rawValue) ?? .updated,
-            added: change.added.map { ($0.key, $0.value) }, changed: change.changed.map { ($0.key, $0.value) },
+            added: change.added.map { ($0.key, $0.value.plainText) },
+            changed: change.changed.map { ($0.key, $0.value.plainText) },
             removed: change.removed
         )
     }
@@ -18,7 +19,7 @@ extension TablePayload {
     package init(_ snapshot: TableSnapshot) {
         self.init(
             language: snapshot.id.language.identifier, table: snapshot.id.table, file: snapshot.file,
-            entries: snapshot.table.entries.map { ($0.key, $0.value) }
+            entries: snapshot.content.entries.map { ($0.key, $0.value.plainText) }
         )
     }
 }

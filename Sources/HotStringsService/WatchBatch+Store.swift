@@ -18,7 +18,7 @@ extension WatchBatch {
             }
             let content: TableUpdate.Content
             switch change.content {
-            case .parsed(let table): content = .parsed(table)
+            case .parsed(let table): content = .parsed(TableContent(strings: table))
             case .failed(let problem): content = .failed(problem)
             case .removed: content = .removed
             }

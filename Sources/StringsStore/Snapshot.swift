@@ -6,15 +6,18 @@ package struct TableSnapshot: Sendable, Equatable {
     package var id: TableID
     /// The file the table was read from, relative to the bundle root.
     package var file: String
-    /// The table.
-    package var table: StringsTable
+    /// The table's strings and rules.
+    package var content: TableContent
 
     /// Creates a table snapshot.
-    package init(id: TableID, file: String, table: StringsTable) {
+    package init(id: TableID, file: String, content: TableContent) {
         self.id = id
         self.file = file
-        self.table = table
+        self.content = content
     }
+
+    /// The table's plain strings.
+    package var table: StringsTable { content.strings }
 }
 
 /// The tables the store serves at one `seq`, sorted by language and table name.
@@ -36,18 +39,29 @@ package struct Snapshot: Sendable, Equatable {
 
 /// The answer to a lookup: the value and the language that had it.
 package struct Lookup: Sendable, Hashable {
-    /// The value, or the key itself when no language of the chain has it.
+    /// The value (a rule's plain text), or the key itself when no language of the chain has it.
     package var value: String
     /// The canonical language that answered, or `nil` when none did.
     package var language: String?
     /// Whether some language of the chain had the key.
     package var found: Bool
+    /// The format rule, when the key has one in the language that answered (format it with that language's
+    /// plural rules).
+    package var rule: StringsdictEntry?
 
     /// Creates an answer.
-    package init(value: String, language: String?, found: Bool) {
+    package init(value: String, language: String?, found: Bool, rule: StringsdictEntry? = nil) {
         self.value = value
         self.language = language
         self.found = found
+        self.rule = rule
+    }
+
+    /// The answer `language` gives with `value`.
+    package init(value: LocalizedValue, language: String) {
+        var rule: StringsdictEntry?
+        if case .rule(let entry) = value { rule = entry }
+        self.init(value: value.plainText, language: language, found: true, rule: rule)
     }
 }
 

@@ -4,8 +4,8 @@ import StringsFormat
 package struct TableUpdate: Sendable {
     /// What the file holds now.
     package enum Content: Sendable {
-        /// The file was read and parsed.
-        case parsed(StringsTable)
+        /// The file was read and parsed: a `.strings` file's strings, a `.stringsdict` file's rules.
+        case parsed(TableContent)
         /// The file could not be read or parsed; the last good table stays served.
         case failed(FileProblem)
         /// The file no longer exists (or is no longer a table).

@@ -6,24 +6,25 @@ import StringsFormat
 /// Every event gets the next `seq`; `epoch` is random per store so that a client holding a `seq`
 /// from an earlier run can tell it is stale.
 ///
-/// Several files can hold the same table in an odd bundle (`German.lproj/Localizable.strings` and
-/// `de.lproj/Localizable.strings` are both `de/Localizable`). The store keeps each file's table
-/// and serves the one most recently parsed; when that file is removed, the other file's table is
-/// served again (reported as an update), and the table is deleted only when no file holds it.
-/// A file that fails to parse does not change which file is served.
+/// A table is the union of a folder's files of that name, `T.strings` and `T.stringsdict` (a key of both is the
+/// `.stringsdict` rule, as on Apple platforms). Several folders can hold the same table in an odd bundle
+/// (`German.lproj/Localizable.strings` and `de.lproj/Localizable.strings` are both `de/Localizable`). The store
+/// keeps each file's content and serves the folder whose file was most recently parsed; when that folder's files
+/// are removed, the other folder's table is served again (reported as an update), and the table is deleted only
+/// when no file holds it. A file that fails to parse does not change what is served.
 package actor StringsStore {
     /// A file the store has a good table for.
     struct FileState: Sendable {
         var id: TableID
-        var table: StringsTable
+        var content: TableContent
         /// When the table was parsed, in applied updates; the highest stamp of a table's files wins.
         var stamp: UInt64
     }
 
-    /// The table served for an identifier and the file it came from.
+    /// The table served for an identifier and the file it came from (of a folder's files, the latest parsed).
     struct Served: Sendable {
         var file: String
-        var table: StringsTable
+        var content: TableContent
         var stamp: UInt64
     }
 
@@ -81,13 +82,13 @@ package actor StringsStore {
         for update in batch.updates {
             if batch.isFullScan { seen.insert(update.file) }
             switch update.content {
-            case .parsed(let table):
+            case .parsed(let content):
                 if let existing = files[update.file], existing.id != update.id {
                     remove(file: update.file, remembering: &before)
                 }
                 remember(update.id, in: &before)
                 lastStamp += 1
-                if files.updateValue(FileState(id: update.id, table: table, stamp: lastStamp),
+                if files.updateValue(FileState(id: update.id, content: content, stamp: lastStamp),
                                      forKey: update.file) == nil {
                     filesByID[update.id, default: []].append(update.file)
                 }
@@ -107,7 +108,7 @@ package actor StringsStore {
             served[id] = new
             guard old?.stamp != new?.stamp else { continue }
             let file = new?.file ?? old?.file ?? ""
-            if let change = TableChange.between(old?.table, new?.table, id: id, file: file) {
+            if let change = TableChange.between(old?.content, new?.content, id: id, file: file) {
                 changes.append(change)
             }
         }
@@ -136,14 +137,31 @@ package actor StringsStore {
         if filesByID[state.id]?.isEmpty == true { filesByID[state.id] = nil }
     }
 
-    /// The table of the most recently parsed file that holds `id`.
+    /// The table of the folder whose file holding `id` was most recently parsed: the union of that folder's files
+    /// of the table (`T.strings`, `T.stringsdict`), in the order they were parsed.
     private func servedTable(for id: TableID) -> Served? {
-        var best: Served?
+        var latest: (file: String, state: FileState)?
         for file in filesByID[id] ?? [] {
-            guard let state = files[file], state.stamp > best?.stamp ?? 0 else { continue }
-            best = Served(file: file, table: state.table, stamp: state.stamp)
+            guard let state = files[file], state.stamp > latest?.state.stamp ?? 0 else { continue }
+            latest = (file, state)
         }
-        return best
+        guard let latest else { return nil }
+        let folder = Self.source(of: latest.file)
+        let siblings = (filesByID[id] ?? []).compactMap { file in
+            Self.source(of: file) == folder ? files[file] : nil
+        }
+        guard siblings.count > 1 else {
+            return Served(file: latest.file, content: latest.state.content, stamp: latest.state.stamp)
+        }
+        let union = TableContent.union(siblings.sorted { $0.stamp < $1.stamp }.map(\.content))
+        return Served(file: latest.file, content: union, stamp: latest.state.stamp)
+    }
+
+    /// The files of one folder's table share this: the path without its extension (`de.lproj/Localizable`).
+    private static func source(of file: String) -> Substring {
+        let name = file.lastIndex(of: "/").map { file[file.index(after: $0)...] } ?? file[...]
+        guard let dot = name.lastIndex(of: ".") else { return file[...] }
+        return file[..<dot]
     }
 
     // MARK: - Reading
@@ -157,15 +175,20 @@ package actor StringsStore {
         for (id, entry) in served {
             if let languageFilter, !languageFilter.contains(id.language) { continue }
             if let tableFilter, !tableFilter.contains(id.table) { continue }
-            selected.append(TableSnapshot(id: id, file: entry.file, table: entry.table))
+            selected.append(TableSnapshot(id: id, file: entry.file, content: entry.content))
         }
         selected.sort { $0.id < $1.id }
         return Snapshot(epoch: epoch, seq: seq, tables: selected)
     }
 
-    /// The table served for `id`, or `nil`.
+    /// The plain strings of the table served for `id`, or `nil` when there is no such table.
     package func table(_ id: TableID) -> StringsTable? {
-        served[id]?.table
+        served[id]?.content.strings
+    }
+
+    /// The content (strings and rules) of the table served for `id`, or `nil`.
+    package func content(_ id: TableID) -> TableContent? {
+        served[id]?.content
     }
 
     /// Looks `key` up in `table`, trying each language of the fallback chain in turn.
@@ -173,7 +196,8 @@ package actor StringsStore {
     /// The chain is each preference followed by its more general tags (`de-CH`, `de`), then the
     /// selected app language and its general tags, then the development language, then `Base`.
     /// Preferences that are not tags are skipped. When no language has the key, the value is the key
-    /// itself, `language` is `nil` and `found` is false.
+    /// itself, `language` is `nil` and `found` is false. A key that has a format rule in the language that
+    /// answers comes with the rule (`Lookup.rule`) and its plain text as the value.
     ///
     /// - Complexity: O(length of the chain).
     package func lookup(_ key: String, table: String = "Localizable", preferences: [String]) -> Lookup {
@@ -190,14 +214,14 @@ package actor StringsStore {
     }
 
     private func lookup(_ key: String, table: String, language: LanguageTag) -> Lookup? {
-        guard let value = served[TableID(language: language, table: table)]?.table[key] else { return nil }
-        return Lookup(value: value, language: language.identifier, found: true)
+        guard let value = served[TableID(language: language, table: table)]?.content[key] else { return nil }
+        return Lookup(value: value, language: language.identifier)
     }
 
     /// The languages that have tables, sorted, with each table's key count.
     package func languages() -> [LanguageSummary] {
         var byLanguage: [LanguageTag: [String: Int]] = [:]
-        for (id, entry) in served { byLanguage[id.language, default: [:]][id.table] = entry.table.count }
+        for (id, entry) in served { byLanguage[id.language, default: [:]][id.table] = entry.content.count }
         return byLanguage.sorted { $0.key < $1.key }.map {
             LanguageSummary(language: $0.key.identifier, tables: $0.value)
         }

@@ -4,13 +4,18 @@ import StringsFormat
 package struct KeyValue: Sendable, Hashable {
     /// The key.
     package var key: String
-    /// The value.
-    package var value: String
+    /// The value: a plain string or a format rule.
+    package var value: LocalizedValue
 
     /// Creates a pair.
-    package init(key: String, value: String) {
+    package init(key: String, value: LocalizedValue) {
         self.key = key
         self.value = value
+    }
+
+    /// Creates a pair with a plain string value.
+    package init(key: String, value: String) {
+        self.init(key: key, value: .string(value))
     }
 }
 
@@ -32,7 +37,7 @@ package struct TableChange: Sendable, Equatable {
 
     /// Where the keys come from: a whole table, or lists made by a diff.
     enum Keys: Sendable {
-        case all(StringsTable)
+        case all(TableContent)
         case diff(added: [KeyValue], changed: [KeyValue], removed: [String])
     }
 
@@ -103,10 +108,11 @@ package struct TableChange: Sendable, Equatable {
     /// The change from `old` to `new` for the table `id`, or `nil` when no key or value differs.
     ///
     /// Keys and values are compared by their exact UTF-8 bytes, without Unicode normalization, as
-    /// CoreFoundation compares keys: rewriting a value in another normalization form is a change.
+    /// CoreFoundation compares keys: rewriting a value in another normalization form is a change. A key whose
+    /// rule changed, or that turned from a string into a rule, is changed.
     ///
     /// - Complexity: O(n + m) for tables of n and m keys.
-    static func between(_ old: StringsTable?, _ new: StringsTable?, id: TableID, file: String) -> TableChange? {
+    static func between(_ old: TableContent?, _ new: TableContent?, id: TableID, file: String) -> TableChange? {
         let language = id.language.identifier
         switch (old, new) {
         case (nil, nil):

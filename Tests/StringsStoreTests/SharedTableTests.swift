@@ -4,7 +4,7 @@ import Testing
 
 /// Odd bundles where two files hold one table (`German.lproj` and `de.lproj` are both `de`).
 @Suite struct SharedTableTests {
-    let german = TableUpdate(id: tableID("de"), file: path("German"), content: .parsed(makeTable(["a": "G"])))
+    let german = parsed(file: path("German"), id: tableID("de"), makeTable(["a": "G"]))
     let germanGone = TableUpdate(id: tableID("de"), file: path("German"), content: .removed)
 
     @Test func theMostRecentlyParsedFileIsServed() async {
@@ -53,7 +53,7 @@ import Testing
 
     @Test func aFileThatNowHoldsAnotherTableLeavesTheOldOne() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "1"]))])
-        let moved = TableUpdate(id: tableID("fr"), file: path("de"), content: .parsed(makeTable(["a": "1"])))
+        let moved = parsed(file: path("de"), id: tableID("fr"), makeTable(["a": "1"]))
         let events = await store.apply(StoreBatch(updates: [moved]))
         let changes = [
             TableChange(language: "de", table: "Localizable", file: path("de"), kind: .deleted, removed: ["a"]),

@@ -24,7 +24,34 @@ func path(_ folder: String, _ table: String = "Localizable") -> String {
 
 /// An update of the file `folder.lproj/table.strings` to `table`.
 func parsed(_ folder: String, _ contents: StringsTable, table: String = "Localizable") -> TableUpdate {
-    TableUpdate(id: tableID(folder, table), file: path(folder, table), content: .parsed(contents))
+    parsed(file: path(folder, table), id: tableID(folder, table), contents)
+}
+
+/// An update of `file`, holding the table `id`, to the strings `contents`.
+func parsed(file: String, id: TableID, _ contents: StringsTable) -> TableUpdate {
+    TableUpdate(id: id, file: file, content: .parsed(TableContent(strings: contents)))
+}
+
+/// An update of the file `folder.lproj/table.stringsdict` to `rules`.
+func parsedRules(_ folder: String, _ rules: String, table: String = "Localizable") throws -> TableUpdate {
+    TableUpdate(id: tableID(folder, table), file: "\(folder).lproj/\(table).stringsdict",
+                content: .parsed(TableContent(rules: try StringsdictFile.parse(text: rules))))
+}
+
+/// A `.stringsdict` with one plural entry per key: `key` → (format, variable name, forms by category).
+func stringsdict(_ entries: [String: (format: String, variable: String, forms: [String: String])]) -> String {
+    var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n<plist version=\"1.0\">\n<dict>\n"
+    for (key, entry) in entries.sorted(by: { $0.key < $1.key }) {
+        xml += "<key>\(key)</key>\n<dict>\n<key>NSStringLocalizedFormatKey</key><string>\(entry.format)</string>\n"
+        xml += "<key>\(entry.variable)</key>\n<dict>\n"
+        xml += "<key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>\n"
+        xml += "<key>NSStringFormatValueTypeKey</key><string>d</string>\n"
+        for (category, text) in entry.forms.sorted(by: { $0.key < $1.key }) {
+            xml += "<key>\(category)</key><string>\(text)</string>\n"
+        }
+        xml += "</dict>\n</dict>\n"
+    }
+    return xml + "</dict>\n</plist>\n"
 }
 
 /// The removal of the file `folder.lproj/table.strings`.
