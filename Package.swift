@@ -25,31 +25,38 @@ let package = Package(
         // The protocol's ops, subscriptions and fan-out, once, for the daemon and embedded mode.
         .target(
             name: "HotStringsService",
-            dependencies: ["HotStringsProtocol", "StringsStore", "BundleWatcher", "StringsFormat", "LinuxSystem"],
+            dependencies: [
+                "HotStringsProtocol", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat", "LinuxSystem",
+            ],
             swiftSettings: strict
         ),
         .target(
             name: "HotStringsServer",
             dependencies: [
-                "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "StringsFormat",
+                "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat",
                 "HotStringsService",
             ],
             swiftSettings: strict
         ),
-        .target(name: "StringsStore", dependencies: ["StringsFormat"], swiftSettings: strict),
+        // The words the watcher and the store share: a table's identity, an update, a batch, a resync's reason.
+        .target(name: "BundleChanges", dependencies: ["StringsFormat"], swiftSettings: strict),
+        .target(name: "StringsStore", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsEmbedded",
             dependencies: [
-                "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "StringsStore", "HotStringsService",
-                "StringsFormat", "LinuxSystem",
+                "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "BundleChanges", "StringsStore",
+                "HotStringsService", "StringsFormat", "LinuxSystem",
             ],
             swiftSettings: strict
         ),
-        .target(name: "BundleWatcher", dependencies: ["LinuxSystem", "StringsFormat"], swiftSettings: strict),
+        .target(
+            name: "BundleWatcher", dependencies: ["BundleChanges", "LinuxSystem", "StringsFormat"],
+            swiftSettings: strict
+        ),
         .target(
             name: "HotStringsCLI",
             dependencies: [
-                "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsProtocol",
+                "StringsFormat", "StringsStore", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsProtocol",
                 "HotStringsServer", "HotStringsClient", "HotStringsService",
             ],
             swiftSettings: strict
@@ -58,7 +65,7 @@ let package = Package(
         .executableTarget(
             name: "hotstrings-bench",
             dependencies: [
-                "StringsFormat", "StringsStore", "BundleWatcher", "LinuxSystem", "HotStringsServer", "HotStringsClient",
+                "StringsFormat", "StringsStore", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsClient",
                 "HotStringsService",
                 // The daemon launcher the tests use.
                 "HotStringsTestSupport",
@@ -88,7 +95,8 @@ let package = Package(
         .testTarget(
             name: "HotStringsServerTests",
             dependencies: [
-                "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "HotStringsTestSupport",
+                "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
+                "HotStringsTestSupport",
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient",  // LineClient wraps its LineConnection
             ],
             swiftSettings: strict
@@ -102,14 +110,20 @@ let package = Package(
             name: "HotStringsServiceTests",
             dependencies: [
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient", "HotStringsProtocol", "StringsStore",
-                "StringsFormat", "BundleWatcher", "LinuxSystem", "HotStringsTestSupport",
+                "StringsFormat", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsTestSupport",
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "StringsStoreTests", dependencies: ["StringsStore", "StringsFormat"], swiftSettings: strict),
+        .testTarget(
+            name: "StringsStoreTests", dependencies: ["StringsStore", "BundleChanges", "StringsFormat"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "BundleWatcherTests",
-            dependencies: ["BundleWatcher", "LinuxSystem", "StringsFormat", "StringsStore", "HotStringsTestSupport"],
+            dependencies: [
+                "BundleWatcher", "BundleChanges", "LinuxSystem", "StringsFormat", "StringsStore",
+                "HotStringsTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

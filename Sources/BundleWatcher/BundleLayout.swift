@@ -1,18 +1,22 @@
+import BundleChanges
 import StringsFormat
 
-/// Where a file sits in a bundle: `<root>/<language>.lproj/<Table>.strings`.
-package struct TableLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The folder name without `.lproj`, as written (`de`, `German`, `pt_BR`).
-    package var folderLanguage: String
-    /// The table name: the file name without `.strings`.
-    package var table: String
+/// One file of a table as the watcher found it: the folder and name it has on disk, and the table it holds.
+///
+/// The table's identity is made once, when the folder is found (its language resolved there), and travels with
+/// the file: nothing is parsed back out of a path.
+struct TableFile: Sendable, Hashable, Comparable {
+    /// The language folder's name on disk (`de.lproj`, `German.lproj`).
+    var folder: String
+    /// The file's name (`Localizable.strings`).
+    var name: String
+    /// The table the file holds.
+    var id: TableID
 
     /// The path relative to the bundle root: `de.lproj/Localizable.strings`.
-    package var relativePath: String { "\(folderLanguage).lproj/\(table).strings" }
+    var path: String { folder + "/" + name }
 
-    package var description: String { relativePath }
-
-    package static func < (lhs: TableLocation, rhs: TableLocation) -> Bool { lhs.relativePath < rhs.relativePath }
+    static func < (lhs: TableFile, rhs: TableFile) -> Bool { (lhs.folder, lhs.name) < (rhs.folder, rhs.name) }
 }
 
 /// The naming rules of a bundle: which folders are languages and which files are tables.
@@ -21,7 +25,7 @@ package struct TableLocation: Sendable, Hashable, Comparable, CustomStringConver
 /// (rsync's `.Localizable.strings.Xa9f3Q`, vim's `.swp`, Kubernetes' `..data`), backups ending in
 /// `~`, and folders such as rsync's `.~tmp~`.
 package enum BundleLayout {
-    /// The language folder name for `name` (`de` for `de.lproj`), or `nil` when it is not one.
+    /// The language as the folder `name` writes it (`de` for `de.lproj`), or `nil` when it is no language folder.
     package static func language(ofFolder name: String) -> String? {
         guard name.hasSuffix(".lproj"), !name.hasPrefix("."), !name.hasSuffix("~") else { return nil }
         let language = String(name.dropLast(".lproj".count))
@@ -33,6 +37,11 @@ package enum BundleLayout {
         guard name.hasSuffix(".strings"), !name.hasPrefix("."), !name.hasSuffix("~") else { return nil }
         let table = String(name.dropLast(".strings".count))
         return table.isEmpty ? nil : table
+    }
+
+    /// The file of table `table` in `folder` (holding `language`).
+    static func file(ofTable table: String, in folder: String, language: LanguageTag) -> TableFile {
+        TableFile(folder: folder, name: table + ".strings", id: TableID(language: language, table: table))
     }
 
     /// Whether a change to `name` inside a language folder may change what its symlinks point to:

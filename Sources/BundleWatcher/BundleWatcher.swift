@@ -1,9 +1,9 @@
-import Foundation
+import BundleChanges
 import LinuxSystem
 import StringsFormat
 import Synchronization
 
-/// Watches a bundle directory with inotify and hands on one `WatchBatch` per settled change.
+/// Watches a bundle directory with inotify and hands on one `ChangeBatch` per settled change.
 ///
 /// The watcher runs on a thread of its own, blocked in `epoll_wait` until the kernel has events or a
 /// settle deadline passes; it never polls, so an idle bundle costs no CPU. The first batch is a full
@@ -12,7 +12,7 @@ package final class BundleWatcher: Sendable {
     /// How the watcher reads and settles.
     package struct Options: Sendable {
         /// Settle and batching times.
-        package var settling = Settler.Configuration()
+        package var settling = SettleTiming()
         /// Files larger than this are reported as errors and not read (16 MiB by default).
         package var maximumFileSize = 16 << 20
         /// Batches at least this large are parsed in parallel.
@@ -30,7 +30,7 @@ package final class BundleWatcher: Sendable {
 
     private struct Control {
         var isStopping = false
-        var rescan: ResyncCause?
+        var rescan: ResyncReason?
         var status: WatcherStatus
     }
 
@@ -59,17 +59,16 @@ package final class BundleWatcher: Sendable {
     }
 
     /// Starts watching; `onBatch` is called on the watcher's thread, first with the full scan.
-    package func start(onBatch: @escaping @Sendable (WatchBatch) -> Void) {
+    package func start(onBatch: @escaping @Sendable (ChangeBatch) -> Void) {
         let reader = TableReader(
             root: root, maximumFileSize: options.maximumFileSize, parallelThreshold: options.parallelParseThreshold,
             followsExternalSymlinks: options.followsExternalSymlinks
         )
-        let settler = Settler(configuration: options.settling)
-        let thread = Thread { [self] in
+        let settler = Settler<TableID>(configuration: options.settling)
+        // Detached: `stop()` ends it at its next wake-up, and `hasFinished` tells when it has.
+        _ = NamedThread.run(name: "hotstrings-watcher") { [self] in
             run(WatchLoop(root: root, inotify: inotify, reader: reader, settler: settler), onBatch: onBatch)
         }
-        thread.name = "hotstrings-watcher"
-        thread.start()
     }
 
     /// Asks for a full rescan of the bundle (as SIGHUP does).
@@ -107,7 +106,7 @@ package final class BundleWatcher: Sendable {
     /// What the watcher is doing now; already up to date with a batch when `onBatch` receives it.
     package var status: WatcherStatus { control.withLock { $0.status } }
 
-    private func run(_ loop: WatchLoop, onBatch: @Sendable (WatchBatch) -> Void) {
+    private func run(_ loop: WatchLoop, onBatch: @Sendable (ChangeBatch) -> Void) {
         // The inotify and poller descriptors are closed when the watcher is released, not here: `stop()`
         // or `rescan()` may still wake the poller from another thread, and a closed descriptor number
         // can be reused at once by someone else's file or socket.
@@ -122,7 +121,7 @@ package final class BundleWatcher: Sendable {
             do {
                 ready = try poller.wait(timeout: timeout)
             } catch {
-                onBatch(WatchBatch(problems: [FileProblem(file: ".", message: "watcher stopped: \(error)")]))
+                onBatch(ChangeBatch(problems: [FileProblem(file: ".", message: "watcher stopped: \(error)")]))
                 return
             }
             let (isStopping, rescan) = control.withLock { state in

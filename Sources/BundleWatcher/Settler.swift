@@ -1,38 +1,17 @@
-/// Decides when a changed path is ready to be read: the watcher's debouncing, as a pure state machine.
+/// Decides when a changed table is ready to be read: the watcher's debouncing, as a pure state machine.
 ///
-/// The watcher tells it what happened to which path and when; it answers with the next deadline
-/// and, once a deadline has passed, the paths due for a look at the disk. It never does I/O and
-/// takes the time as an argument, so it is tested with a fake clock.
+/// The watcher tells it what happened to which key (a table's identity, `TableID`) and when; it answers with
+/// the next deadline and, once a deadline has passed, the keys due for a look at the disk. It never does I/O
+/// and takes the time as an argument, so it is tested with a fake clock.
 ///
 /// - A finished write (`CLOSE_WRITE`, `MOVED_TO`) is due after a short batching window, shared by all
 ///   finished writes: each new one pushes the window back, up to `maximumDelay` after the first, so a
 ///   bulk save (`git checkout`, `rsync`, `cp -r`) becomes one batch.
-/// - A path only modified (a writer that keeps the file open) is due once quiet for `settleTime`.
+/// - A table only modified (a writer that keeps the file open) is due once quiet for `settleTime`.
 /// - A removal is due after `settleTime`; the watcher then checks whether the file is still gone, so an
 ///   editor's delete-and-recreate never reports a deletion.
-package struct Settler: Sendable {
-    /// The timing rules; the defaults are documented in the README's watcher section.
-    package struct Configuration: Sendable, Hashable {
-        /// How long after the last finished write a batch waits for more.
-        package var batchWindow: Duration
-        /// How long a path must be quiet after a plain modification or a removal.
-        package var settleTime: Duration
-        /// The longest a finished write waits for the batch to close.
-        package var maximumDelay: Duration
-
-        /// Creates a configuration.
-        package init(
-            batchWindow: Duration = .microseconds(500),
-            settleTime: Duration = .milliseconds(50),
-            maximumDelay: Duration = .milliseconds(100)
-        ) {
-            self.batchWindow = batchWindow
-            self.settleTime = settleTime
-            self.maximumDelay = maximumDelay
-        }
-    }
-
-    /// What happened to a path.
+package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
+    /// What happened to a key's files.
     package enum Change: Sendable, Hashable {
         /// The writer is done: `CLOSE_WRITE`, `MOVED_TO`, or a file found by a scan.
         case finished
@@ -51,41 +30,41 @@ package struct Settler: Sendable {
         case alone(due: Instant)
     }
 
-    package let configuration: Configuration
-    private var pending: [String: Pending] = [:]
+    package let configuration: SettleTiming
+    private var pending: [Key: Pending] = [:]
     private var batchOpened: Instant?
     private var batchDue: Instant?
 
-    /// Creates a settler with no pending paths.
-    package init(configuration: Configuration = Configuration()) {
+    /// Creates a settler with no pending keys.
+    package init(configuration: SettleTiming = SettleTiming()) {
         self.configuration = configuration
     }
 
     /// Whether nothing is waiting.
     package var isIdle: Bool { pending.isEmpty }
 
-    /// The number of paths waiting.
+    /// The number of keys waiting.
     package var pendingCount: Int { pending.count }
 
-    /// Whether `path` is waiting (it changed since it was last due).
-    package func isPending(_ path: String) -> Bool { pending[path] != nil }
+    /// Whether `key` is waiting (it changed since it was last due).
+    package func isPending(_ key: Key) -> Bool { pending[key] != nil }
 
-    /// Makes `path` due again `delay` after `now`, on its own (a read that failed for a passing reason).
-    package mutating func retry(_ path: String, after delay: Duration, at now: Instant) {
-        pending[path] = .alone(due: now + delay)
+    /// Makes `key` due again `delay` after `now`, on its own (a read that failed for a passing reason).
+    package mutating func retry(_ key: Key, after delay: Duration, at now: Instant) {
+        pending[key] = .alone(due: now + delay)
     }
 
-    /// Records a change to `path` at `now`.
-    package mutating func note(_ change: Change, to path: String, at now: Instant) {
+    /// Records a change to `key` at `now`.
+    package mutating func note(_ change: Change, to key: Key, at now: Instant) {
         switch change {
         case .finished:
-            pending[path] = .inBatch
+            pending[key] = .inBatch
             let opened = batchOpened ?? now
             batchOpened = opened
             batchDue = min(now + configuration.batchWindow, opened + configuration.maximumDelay)
         case .modified, .removed:
             // A modification after a finished write means the file is being written again: wait for it.
-            pending[path] = .alone(due: now + configuration.settleTime)
+            pending[key] = .alone(due: now + configuration.settleTime)
         }
     }
 
@@ -98,25 +77,25 @@ package struct Settler: Sendable {
         return earliest
     }
 
-    /// Removes and returns the paths due at `now`, sorted; empty when none is due.
+    /// Removes and returns the keys due at `now`, sorted; empty when none is due.
     ///
-    /// When the batch of finished writes is due, paths waiting on their own that are due within the
+    /// When the batch of finished writes is due, keys waiting on their own that are due within the
     /// batch window join it, so one look at the disk answers them together.
-    package mutating func takeDue(at now: Instant) -> [String] {
-        var due: [String] = []
+    package mutating func takeDue(at now: Instant) -> [Key] {
+        var due: [Key] = []
         let batchIsDue = batchDue.map { $0 <= now } ?? false
         let horizon = batchIsDue ? now + configuration.batchWindow : now
-        for (path, state) in pending {
+        for (key, state) in pending {
             switch state {
             case .inBatch where batchIsDue:
-                due.append(path)
+                due.append(key)
             case .alone(let instant) where instant <= horizon:
-                due.append(path)
+                due.append(key)
             default:
                 break
             }
         }
-        for path in due { pending[path] = nil }
+        for key in due { pending[key] = nil }
         if batchIsDue {
             batchOpened = nil
             batchDue = nil
@@ -129,5 +108,26 @@ package struct Settler: Sendable {
         pending.removeAll()
         batchOpened = nil
         batchDue = nil
+    }
+}
+
+/// The settler's timing rules; the defaults are documented in the README's watcher section.
+package struct SettleTiming: Sendable, Hashable {
+    /// How long after the last finished write a batch waits for more.
+    package var batchWindow: Duration
+    /// How long a table must be quiet after a plain modification or a removal.
+    package var settleTime: Duration
+    /// The longest a finished write waits for the batch to close.
+    package var maximumDelay: Duration
+
+    /// Creates a configuration.
+    package init(
+        batchWindow: Duration = .microseconds(500),
+        settleTime: Duration = .milliseconds(50),
+        maximumDelay: Duration = .milliseconds(100)
+    ) {
+        self.batchWindow = batchWindow
+        self.settleTime = settleTime
+        self.maximumDelay = maximumDelay
     }
 }

@@ -1,3 +1,4 @@
+import BundleChanges
 import Dispatch
 import LinuxSystem
 import StringsFormat
@@ -6,14 +7,14 @@ import StringsFormat
 enum TableRead: Sendable {
     /// A whole version of the file: parsed, or a lasting problem (it does not parse, it is too large, it leads
     /// outside the bundle); the last good table stays for a problem.
-    case content(FileChange.Content)
+    case content(TableUpdate.Content)
     /// No such file.
     case absent
     /// The file changed while it was read (a writer rewriting it in place): read it again once it settles.
     case unsettled
     /// A whole-looking version, but another process had the file open for writing around the read (perhaps
     /// truncated and not yet written): published only once the file has also been quiet for the settle time.
-    case writerOpen(FileChange.Content)
+    case writerOpen(TableUpdate.Content)
     /// A passing failure (out of descriptors or memory): read it again after a while.
     case transient(FileProblem)
 }
@@ -32,10 +33,10 @@ struct TableReader: Sendable {
         .tooManyOpenFiles, .tooManyOpenFilesInSystem, .noMemory, .interrupted, .wouldBlock,
     ]
 
-    /// Reads `location` now.
-    func read(_ location: TableLocation) -> TableRead {
-        let path = root + "/" + location.relativePath
-        let file = location.relativePath
+    /// Reads `table` now.
+    func read(_ table: TableFile) -> TableRead {
+        let path = root + "/" + table.path
+        let file = table.path
         let snapshot: FileSystem.Snapshot
         do {
             snapshot = try FileSystem.snapshot(atPath: path, maximumSize: maximumFileSize)
@@ -64,9 +65,9 @@ struct TableReader: Sendable {
                     + "not read (--follow-external-symlinks allows it)"
             )))
         }
-        let content: FileChange.Content
+        let content: TableUpdate.Content
         do {
-            content = .parsed(try StringsFile.parse(snapshot.bytes))
+            content = .parsed(TableContent(strings: try StringsFile.parse(snapshot.bytes)))
         } catch {
             content = .failed(FileProblem(file: file, line: error.line, column: error.column, message: error.reason))
         }
@@ -78,12 +79,12 @@ struct TableReader: Sendable {
         path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
-    /// Reads every location, keeping the order.
-    func read(_ locations: [TableLocation]) -> [TableRead] {
-        guard locations.count >= parallelThreshold else { return locations.map(read) }
-        let results = ResultSlots<TableRead>(count: locations.count)
-        DispatchQueue.concurrentPerform(iterations: locations.count) { index in
-            results.set(index, read(locations[index]))
+    /// Reads every file, keeping the order.
+    func read(_ files: [TableFile]) -> [TableRead] {
+        guard files.count >= parallelThreshold else { return files.map(read) }
+        let results = ResultSlots<TableRead>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            results.set(index, read(files[index]))
         }
         return results.values
     }

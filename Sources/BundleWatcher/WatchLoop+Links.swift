@@ -1,3 +1,4 @@
+import BundleChanges
 import LinuxSystem
 import StringsFormat
 
@@ -43,15 +44,14 @@ extension WatchLoop {
             ))
         }
         brokenLinks = broken.reported
-        for entry in entries {
-            guard let language = BundleLayout.language(ofFolder: entry.name) else { continue }
-            if let identity = directoryIdentity(entry.name), isServedFolder(entry.name) {
+        for entry in entries where BundleLayout.language(ofFolder: entry.name) != nil {
+            if let identity = directoryIdentity(entry.name), let language = servedLanguage(ofFolder: entry.name) {
                 guard folderWatches[entry.name] == nil || folderTargets[entry.name] != identity else { continue }
                 if let watch = folderWatches[entry.name] {
                     inotify.removeWatch(watch)
                     forget(watch: watch)
                 }
-                if let problem = watchFolder(entry.name) {
+                if let problem = watchFolder(entry.name, language: language) {
                     pendingProblems.append(problem)
                     continue
                 }
@@ -100,14 +100,26 @@ extension WatchLoop {
         return DirectoryIdentity(device: status.device, inode: status.inode)
     }
 
-    /// Whether the language folder `name` is served: it leads to a directory, and that directory is inside the
-    /// bundle unless external links are allowed (one leading outside is reported once, when first seen).
-    func isServedFolder(_ name: String) -> Bool {
-        guard isDirectory(name) else { return false }
+    /// The language of the folder `name`, when it is served: its name is a language folder's, made of a language
+    /// tag (one that is not is reported once, when first seen), it leads to a directory, and that directory is
+    /// inside the bundle unless external links are allowed (one leading outside is reported once, too).
+    ///
+    /// The one place where a folder's name becomes a language: everything after it works with the `TableID`s made
+    /// of this tag.
+    func servedLanguage(ofFolder name: String) -> LanguageTag? {
+        guard let written = BundleLayout.language(ofFolder: name), isDirectory(name) else { return nil }
+        guard let language = LanguageTag(written) else {
+            if nonLanguageFolders.insert(name).inserted {
+                pendingProblems.append(FileProblem(
+                    file: name, message: "'\(written)' is not a language tag; the folder is not served: rename it"
+                ))
+            }
+            return nil
+        }
         guard !reader.followsExternalSymlinks, let resolved = try? FileSystem.resolvedPath(root + "/" + name),
               !reader.isInsideRoot(resolved) else {
             outsideFolders.remove(name)
-            return true
+            return language
         }
         if outsideFolders.insert(name).inserted {
             pendingProblems.append(FileProblem(
@@ -116,7 +128,7 @@ extension WatchLoop {
                     + "(--follow-external-symlinks allows it)"
             ))
         }
-        return false
+        return nil
     }
 
     /// Whether `name` (relative to the root) is itself a symbolic link.

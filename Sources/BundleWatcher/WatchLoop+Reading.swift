@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 
 /// What a look at a table file turns into: a change in the batch, a read again later, or nothing.
@@ -10,7 +11,7 @@ extension WatchLoop {
     /// long would be), short enough for a writer that never closes its file.
     var heldQuietTime: Duration { settler.configuration.settleTime * 10 }
 
-    /// Adds what `read` found of `location` to `batch`, or arranges to look again.
+    /// Adds what `read` found of `file` to `batch`, or arranges to look again (its whole table, when it is due).
     ///
     /// - A whole version (parsed or a lasting problem) is the table's new state; an absent file is a removal of a
     ///   table known before.
@@ -21,59 +22,58 @@ extension WatchLoop {
     ///   table stays) and the file is read again after a delay that doubles, up to `longestRetryDelay`, until a
     ///   read succeeds or fails for good: an edit is never lost to a moment without descriptors.
     func record(
-        _ read: TableRead, of location: TableLocation, in batch: inout WatchBatch,
+        _ read: TableRead, of file: TableFile, in batch: inout ChangeBatch,
         at now: ContinuousClock.Instant, isFullScan: Bool
     ) {
-        let path = location.relativePath
         switch read {
         case .content(let content):
-            publish(content, of: location, in: &batch)
+            publish(content, of: file, in: &batch)
         case .writerOpen(let content):
             // A writer holds the file: maybe one that truncated it and has not written yet. Published only once the
             // file has stayed quiet that long (a writer that keeps its file open for good); any event of the file
             // starts the wait over.
-            let since = awaitingWriter[path] ?? now
+            let since = awaitingWriter[file] ?? now
             if !isFullScan, now - since >= heldQuietTime {
-                publish(content, of: location, in: &batch)
+                publish(content, of: file, in: &batch)
             } else {
-                awaitingWriter[path] = since
-                settler.retry(path, after: settler.configuration.settleTime, at: now)
-                if isFullScan { keepLastGood(location, in: &batch, because: "is being written") }
+                awaitingWriter[file] = since
+                settler.retry(file.id, after: settler.configuration.settleTime, at: now)
+                if isFullScan { keepLastGood(file, in: &batch, because: "is being written") }
             }
         case .absent:
-            failedReads[path] = nil
-            awaitingWriter[path] = nil
-            if known.remove(location) != nil, !isFullScan {
-                batch.changes.append(FileChange(location: location, content: .removed))
+            failedReads[file] = nil
+            awaitingWriter[file] = nil
+            if known.remove(file) != nil, !isFullScan {
+                batch.updates.append(TableUpdate(id: file.id, file: file.path, content: .removed))
             }
         case .unsettled:
-            settler.note(.modified, to: path, at: now)
-            if isFullScan { keepLastGood(location, in: &batch, because: "changed while it was read") }
+            settler.note(.modified, to: file.id, at: now)
+            if isFullScan { keepLastGood(file, in: &batch, because: "changed while it was read") }
         case .transient(let problem):
-            let failures = failedReads[path, default: 0]
-            failedReads[path] = failures + 1
+            let failures = failedReads[file, default: 0]
+            failedReads[file] = failures + 1
             let delay = min(settler.configuration.settleTime * (1 << min(failures, 16)), Self.longestRetryDelay)
-            settler.retry(path, after: delay, at: now)
+            settler.retry(file.id, after: delay, at: now)
             if failures == 0 || isFullScan {
-                known.insert(location)
-                batch.changes.append(FileChange(location: location, content: .failed(problem)))
+                known.insert(file)
+                batch.updates.append(TableUpdate(id: file.id, file: file.path, content: .failed(problem)))
             }
         }
     }
 
-    private func publish(_ content: FileChange.Content, of location: TableLocation, in batch: inout WatchBatch) {
-        failedReads[location.relativePath] = nil
-        awaitingWriter[location.relativePath] = nil
-        known.insert(location)
-        batch.changes.append(FileChange(location: location, content: content))
+    private func publish(_ content: TableUpdate.Content, of file: TableFile, in batch: inout ChangeBatch) {
+        failedReads[file] = nil
+        awaitingWriter[file] = nil
+        known.insert(file)
+        batch.updates.append(TableUpdate(id: file.id, file: file.path, content: content))
     }
 
     /// A full scan lists every table, or the store deletes it: one that cannot be read whole now is listed as a
     /// failure, which keeps its last good table, until the settled read replaces it.
-    func keepLastGood(_ location: TableLocation, in batch: inout WatchBatch, because reason: String) {
-        known.insert(location)
-        batch.changes.append(FileChange(location: location, content: .failed(FileProblem(
-            file: location.relativePath, message: "\(reason); reading it again once it settles"
+    func keepLastGood(_ file: TableFile, in batch: inout ChangeBatch, because reason: String) {
+        known.insert(file)
+        batch.updates.append(TableUpdate(id: file.id, file: file.path, content: .failed(FileProblem(
+            file: file.path, message: "\(reason); reading it again once it settles"
         ))))
     }
 }

@@ -1,3 +1,4 @@
+import BundleChanges
 import LinuxSystem
 import StringsFormat
 
@@ -18,9 +19,10 @@ extension WatchLoop {
         watches = [:]
         folderWatches = [:]
         folderTargets = [:]
+        folderLanguages = [:]
         relinkDue = nil
         settler.reset()
-        pendingRescan = (.rootRemoved)
+        pendingRescan = .rootRemoved
         watchParent(lookingForTheRoot: true)
     }
 
@@ -43,6 +45,6 @@ extension WatchLoop {
                 watches[watch] = nil
             }
         }
-        pendingRescan = (.rootRestored)
+        pendingRescan = .rootRestored
     }
 }

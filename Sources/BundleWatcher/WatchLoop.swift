@@ -1,3 +1,4 @@
+import BundleChanges
 import LinuxSystem
 import StringsFormat
 
@@ -25,9 +26,12 @@ final class WatchLoop {
     let root: String
     let inotify: Inotify
     let reader: TableReader
-    var settler: Settler
+    /// Settles by table: every file of a table is read together once the table is due.
+    var settler: Settler<TableID>
     var watches: [Int32: Watched] = [:]
     var folderWatches: [String: Int32] = [:]
+    /// The language of each watched folder, resolved once when the folder was found.
+    var folderLanguages: [String: LanguageTag] = [:]
     /// The directory each folder's watch was put on: a link swapped in the root shows as a folder whose path
     /// now reaches another directory.
     var folderTargets: [String: DirectoryIdentity] = [:]
@@ -36,19 +40,21 @@ final class WatchLoop {
     var brokenLinks: [String: String] = [:]
     /// When to look again at where the folders' paths lead (after a folder of the root was made or removed).
     var relinkDue: ContinuousClock.Instant?
-    /// Tables that exist on disk as far as the last look knew, parsed or not.
-    var known: Set<TableLocation> = []
-    /// How many times in a row each path's read failed for a passing reason (the backoff's exponent).
-    var failedReads: [String: Int] = [:]
+    /// Table files that exist on disk as far as the last look knew, parsed or not.
+    var known: Set<TableFile> = []
+    /// How many times in a row each file's read failed for a passing reason (the backoff's exponent).
+    var failedReads: [TableFile: Int] = [:]
     /// Language folders whose path leads outside the bundle, not served (reported when first seen).
     var outsideFolders: Set<String> = []
-    /// Paths last read while a writer had them open, with when that wait began (see `heldQuietTime`).
-    var awaitingWriter: [String: ContinuousClock.Instant] = [:]
+    /// `.lproj` folders whose name is no language tag, not served (reported when first seen).
+    var nonLanguageFolders: Set<String> = []
+    /// Files last read while a writer had them open, with when that wait began (see `heldQuietTime`).
+    var awaitingWriter: [TableFile: ContinuousClock.Instant] = [:]
     var rootIsPresent = true
     var pendingProblems: [FileProblem] = []
-    var pendingRescan: ResyncCause?
+    var pendingRescan: ResyncReason?
 
-    init(root: String, inotify: Inotify, reader: TableReader, settler: Settler) {
+    init(root: String, inotify: Inotify, reader: TableReader, settler: Settler<TableID>) {
         self.root = root
         self.inotify = inotify
         self.reader = reader
@@ -70,13 +76,13 @@ final class WatchLoop {
     }
 
     /// Watches the root and its language folders and reads every table: the first batch.
-    func start() -> WatchBatch {
+    func start() -> ChangeBatch {
         scan(cause: nil)
     }
 
     /// Asks for a full rescan at the next turn of the loop.
-    func requestRescan(_ cause: ResyncCause) {
-        pendingRescan = (cause)
+    func requestRescan(_ reason: ResyncReason) {
+        pendingRescan = reason
     }
 
     // MARK: - Events
@@ -85,7 +91,7 @@ final class WatchLoop {
     func handle(_ events: [InotifyEvent], at now: ContinuousClock.Instant) {
         for event in events {
             if event.mask.contains(.queueOverflow) {
-                pendingRescan = (.overflow)
+                pendingRescan = .overflow
                 continue
             }
             guard let watched = watches[event.watch] else { continue }
@@ -115,7 +121,7 @@ final class WatchLoop {
             if event.name.isEmpty || BundleLayout.language(ofFolder: event.name) != nil { rescanAllFolders(at: now) }
             return
         }
-        guard let language = BundleLayout.language(ofFolder: event.name) else {
+        guard BundleLayout.language(ofFolder: event.name) != nil else {
             noteRootEntryChange(event, at: now)
             return
         }
@@ -125,8 +131,8 @@ final class WatchLoop {
         } else if event.mask.contains(.create) || event.mask.contains(.movedTo) {
             // A folder moved in is complete; a folder just made may still be being filled (mkdir, cp -r), and a
             // file found in it may be half written: wait until it is quiet (or its CLOSE_WRITE comes).
-            let found: Settler.Change = event.mask.contains(.movedTo) ? .finished : .modified
-            addFolder(event.name, language: language, noting: found, at: now)
+            let found: Settler<TableID>.Change = event.mask.contains(.movedTo) ? .finished : .modified
+            addFolder(event.name, noting: found, at: now)
         } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
             removeFolder(event.name, at: now)
         }
@@ -139,7 +145,7 @@ final class WatchLoop {
             }
             return
         }
-        guard let language = BundleLayout.language(ofFolder: folder) else { return }
+        guard let language = folderLanguages[folder] else { return }
         if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
             if folderWatches[folder] == event.watch { removeFolder(folder, at: now) }
             return
@@ -158,15 +164,15 @@ final class WatchLoop {
             }
             return
         }
-        let path = TableLocation(folderLanguage: language, table: table).relativePath
+        let file = BundleLayout.file(ofTable: table, in: folder, language: language)
         // The file is not quiet: a wait for a writer holding it starts over.
-        awaitingWriter[path] = nil
+        awaitingWriter[file] = nil
         if event.mask.contains(.closeWrite) || event.mask.contains(.movedTo) {
-            settler.note(.finished, to: path, at: now)
+            settler.note(.finished, to: file.id, at: now)
         } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
-            settler.note(.removed, to: path, at: now)
+            settler.note(.removed, to: file.id, at: now)
         } else {
-            settler.note(.modified, to: path, at: now)
+            settler.note(.modified, to: file.id, at: now)
         }
     }
 
@@ -183,19 +189,18 @@ final class WatchLoop {
     /// which reads a newer write may have overtaken (a writer truncating and rewriting in place).
     func takeSettled(
         at now: ContinuousClock.Instant, queuedEvents: () throws(SystemError) -> [InotifyEvent]
-    ) -> WatchBatch? {
-        var batch = WatchBatch()
-        batch.problems = pendingProblems
+    ) -> ChangeBatch? {
+        var batch = ChangeBatch(problems: pendingProblems)
         pendingProblems = []
-        if let cause = pendingRescan {
+        if let reason = pendingRescan {
             pendingRescan = nil
-            if cause == .rootRemoved {
+            if reason == .rootRemoved {
                 // The last good tables stay served; nothing is deleted until the root is back and scanned.
                 batch.resync = .rootRemoved
                 return batch
             }
-            if rootIsPresent || cause == .rootRestored {
-                var scanned = scan(cause: cause)
+            if rootIsPresent || reason == .rootRestored {
+                var scanned = scan(cause: reason)
                 scanned.problems = batch.problems + scanned.problems
                 return scanned
             }
@@ -206,7 +211,7 @@ final class WatchLoop {
             batch.problems += pendingProblems
             pendingProblems = []
         }
-        let due = settler.takeDue(at: now).compactMap(location(ofRelativePath:))
+        let due = settler.takeDue(at: now).flatMap(files(of:))
         let contents = reader.read(due)
         // A file modified again while it was read may have been read half-written: its newer version is noted
         // again by these events and read once it settles, so the older read is never published.
@@ -215,8 +220,8 @@ final class WatchLoop {
         } catch {
             requestRescan(.overflow)
         }
-        for (location, read) in zip(due, contents) where !settler.isPending(location.relativePath) {
-            record(read, of: location, in: &batch, at: now, isFullScan: false)
+        for (file, read) in zip(due, contents) where !settler.isPending(file.id) {
+            record(read, of: file, in: &batch, at: now, isFullScan: false)
         }
         return batch.isEmpty ? nil : batch
     }
@@ -224,10 +229,9 @@ final class WatchLoop {
     // MARK: - The tree
 
     /// Watches the root and every language folder, reads every table, and reports them all.
-    private func scan(cause: ResyncCause?) -> WatchBatch {
-        var batch = WatchBatch(isFullScan: true, resync: cause)
+    private func scan(cause: ResyncReason?) -> ChangeBatch {
+        var batch = ChangeBatch(isFullScan: true, resync: cause, problems: pendingProblems)
         settler.reset()
-        batch.problems = pendingProblems
         pendingProblems = []
         if !watches.values.contains(where: { if case .root = $0 { true } else { false } }) {
             do {
@@ -237,7 +241,7 @@ final class WatchLoop {
             } catch {
                 // No full scan, which would delete every table: the last good tables stay served.
                 let isGone = error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory
-                var failed = WatchBatch(problems: batch.problems)
+                var failed = ChangeBatch(problems: batch.problems)
                 if !isGone { failed.problems.append(watchProblem(error, path: ".")) }
                 if rootIsPresent {
                     rootLost()
@@ -249,7 +253,7 @@ final class WatchLoop {
                 return failed
             }
         }
-        var locations: [TableLocation] = []
+        var files: [TableFile] = []
         var unlistedFolders: Set<String> = []
         let folders = (try? FileSystem.listDirectory(atPath: root)) ?? []
         var present: Set<String> = []
@@ -258,48 +262,44 @@ final class WatchLoop {
                 reportInvalidName(entry.name)
                 continue
             }
-            guard let language = BundleLayout.language(ofFolder: entry.name), isServedFolder(entry.name) else {
-                continue
-            }
+            guard let language = servedLanguage(ofFolder: entry.name) else { continue }
             present.insert(entry.name)
             if let watch = folderWatches[entry.name], folderTargets[entry.name] != directoryIdentity(entry.name) {
                 // Its path leads to another directory since it was watched (a link swapped meanwhile).
                 inotify.removeWatch(watch)
                 forget(watch: watch)
             }
-            if folderWatches[entry.name] == nil, let problem = watchFolder(entry.name) {
+            if folderWatches[entry.name] == nil, let problem = watchFolder(entry.name, language: language) {
                 batch.problems.append(problem)
             }
             if let found = tables(inFolder: entry.name, language: language) {
-                locations += found
+                files += found
             } else {
-                unlistedFolders.insert(language)
+                unlistedFolders.insert(entry.name)
             }
         }
         for (folder, watch) in folderWatches where !present.contains(folder) {
             inotify.removeWatch(watch)
             forget(watch: watch)
         }
-        let contents = reader.read(locations)
+        let contents = reader.read(files)
         let previouslyKnown = known
         known = []
-        for (location, read) in zip(locations, contents) {
-            record(read, of: location, in: &batch, at: .now, isFullScan: true)
+        for (file, read) in zip(files, contents) {
+            record(read, of: file, in: &batch, at: .now, isFullScan: true)
         }
         // A folder that cannot be listed now (permissions) keeps its tables; its attribute change brings a rescan.
-        for location in previouslyKnown.sorted() where unlistedFolders.contains(location.folderLanguage) {
-            keepLastGood(location, in: &batch, because: "its folder cannot be listed")
+        for file in previouslyKnown.sorted() where unlistedFolders.contains(file.folder) {
+            keepLastGood(file, in: &batch, because: "its folder cannot be listed")
         }
         batch.problems += pendingProblems
         pendingProblems = []
         return batch
     }
 
-    func addFolder(
-        _ folder: String, language: String, noting found: Settler.Change, at now: ContinuousClock.Instant
-    ) {
-        guard isServedFolder(folder) else { return }
-        if folderWatches[folder] == nil, let problem = watchFolder(folder) {
+    func addFolder(_ folder: String, noting found: Settler<TableID>.Change, at now: ContinuousClock.Instant) {
+        guard let language = servedLanguage(ofFolder: folder) else { return }
+        if folderWatches[folder] == nil, let problem = watchFolder(folder, language: language) {
             pendingProblems.append(problem)
             return
         }
@@ -309,21 +309,20 @@ final class WatchLoop {
 
     /// Notes every table in `folder` as `found`, and every table known there but gone as removed.
     func rescanFolder(
-        _ folder: String, language: String, noting found: Settler.Change, at now: ContinuousClock.Instant
+        _ folder: String, language: LanguageTag, noting found: Settler<TableID>.Change, at now: ContinuousClock.Instant
     ) {
         guard let present = tables(inFolder: folder, language: language) else { return }
-        for location in present { settler.note(found, to: location.relativePath, at: now) }
+        for file in present { settler.note(found, to: file.id, at: now) }
         let foundSet = Set(present)
-        for location in known where location.folderLanguage == language && !foundSet.contains(location) {
-            settler.note(.removed, to: location.relativePath, at: now)
+        for file in known where file.folder == folder && !foundSet.contains(file) {
+            settler.note(.removed, to: file.id, at: now)
         }
     }
 
     /// Finds the folders of the root again and notes every table in each (after a change of permissions).
     private func rescanAllFolders(at now: ContinuousClock.Instant) {
         reresolveFolders(at: now)
-        for (folder, _) in folderWatches {
-            guard let language = BundleLayout.language(ofFolder: folder) else { continue }
+        for (folder, language) in folderLanguages {
             rescanFolder(folder, language: language, noting: .finished, at: now)
         }
     }
@@ -333,13 +332,13 @@ final class WatchLoop {
             inotify.removeWatch(watch)
             forget(watch: watch)
         }
-        guard let language = BundleLayout.language(ofFolder: folder) else { return }
-        for location in known where location.folderLanguage == language {
-            settler.note(.removed, to: location.relativePath, at: now)
+        nonLanguageFolders.remove(folder)
+        for file in known where file.folder == folder {
+            settler.note(.removed, to: file.id, at: now)
         }
     }
 
-    func watchFolder(_ folder: String) -> FileProblem? {
+    func watchFolder(_ folder: String, language: LanguageTag) -> FileProblem? {
         // Looked at before the watch is added: if a swap comes in between, the next look finds a mismatch and
         // watches again, where looking after could miss that the watch is on the old directory.
         let target = directoryIdentity(folder)
@@ -348,6 +347,7 @@ final class WatchLoop {
             watches[watch] = .folder(folder)
             folderWatches[folder] = watch
             folderTargets[folder] = target
+            folderLanguages[folder] = language
             return nil
         } catch {
             return watchProblem(error, path: folder)
@@ -358,13 +358,14 @@ final class WatchLoop {
         if case .folder(let folder) = watches[watch], folderWatches[folder] == watch {
             folderWatches[folder] = nil
             folderTargets[folder] = nil
+            folderLanguages[folder] = nil
         }
         watches[watch] = nil
     }
 
     /// The tables in `folder`; nil, with a problem reported, when it cannot be listed (its tables then stay as they
     /// were: a folder made unreadable for a moment must not delete them).
-    private func tables(inFolder folder: String, language: String) -> [TableLocation]? {
+    private func tables(inFolder folder: String, language: LanguageTag) -> [TableFile]? {
         let entries: [FileSystem.DirectoryEntry]
         do {
             entries = try FileSystem.listDirectory(atPath: root + "/" + folder)
@@ -380,7 +381,9 @@ final class WatchLoop {
                 reportInvalidName(folder + "/" + entry.name)
                 return nil
             }
-            return BundleLayout.table(ofFile: entry.name).map { TableLocation(folderLanguage: language, table: $0) }
+            return BundleLayout.table(ofFile: entry.name).map {
+                BundleLayout.file(ofTable: $0, in: folder, language: language)
+            }
         }.sorted()
     }
 
@@ -388,11 +391,14 @@ final class WatchLoop {
         (try? FileSystem.status(atPath: root + "/" + name))?.kind == .directory
     }
 
-    private func location(ofRelativePath path: String) -> TableLocation? {
-        guard let slash = path.firstIndex(of: "/") else { return nil }
-        guard let language = BundleLayout.language(ofFolder: String(path[..<slash])),
-              let table = BundleLayout.table(ofFile: String(path[path.index(after: slash)...])) else { return nil }
-        return TableLocation(folderLanguage: language, table: table)
+    /// Every file of table `id` to look at: the table's file in each watched folder of its language, and any file
+    /// known before in a folder that is gone (to be found absent, and reported removed).
+    private func files(of id: TableID) -> [TableFile] {
+        var files = Set(known.filter { $0.id == id })
+        for (folder, language) in folderLanguages where language == id.language {
+            files.insert(BundleLayout.file(ofTable: id.table, in: folder, language: language))
+        }
+        return files.sorted()
     }
 
     /// Reports a table file or language folder whose name is not UTF-8: no language tag or table name can be made

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsServer
+import HotStringsService
 import LinuxSystem
 
 /// `hotstrings serve [BUNDLE]`: the daemon.

@@ -1,5 +1,5 @@
+import BundleChanges
 import BundleWatcher
-import HotStringsServer
 import HotStringsService
 import Dispatch
 import Foundation
@@ -53,7 +53,7 @@ struct WatchCommand: Command {
         }
         let store = StringsStore(developmentLanguage: options.developmentLanguage)
         let (batches, continuation) = AsyncStream.makeStream(
-            of: WatchBatch.self, bufferingPolicy: .bufferingOldest(1024)
+            of: ChangeBatch.self, bufferingPolicy: .bufferingOldest(1024)
         )
         watcher.start { batch in
             // A consumer this far behind has lost track: drop the backlog's tail and rescan instead.
@@ -88,12 +88,10 @@ struct WatchCommand: Command {
     /// As the daemon does, a snapshot stands for the batch it follows (the first scan, or a rescan after a
     /// `resync`): that batch's `reload` is left out and the snapshot, numbered with the batch's last seq,
     /// comes after the batch's other events, so seq never goes backwards.
-    private static func printEvents(from batches: AsyncStream<WatchBatch>, store: StringsStore) async {
+    private static func printEvents(from batches: AsyncStream<ChangeBatch>, store: StringsStore) async {
         var isFirst = true
         for await batch in batches {
-            let (storeBatch, problems) = batch.storeBatch()
-            var events = await store.apply(storeBatch)
-            events += await store.report(problems)
+            let events = await store.apply(batch)
             let needsSnapshot = isFirst || events.contains { if case .resync = $0 { true } else { false } }
             var lines: [String] = []
             for event in events {
@@ -104,7 +102,7 @@ struct WatchCommand: Command {
             if needsSnapshot { lines.append(EventJSON.snapshot(await store.snapshot())) }
             if isFirst {
                 isFirst = false
-                Log.info("watching \(batch.changes.count) tables")
+                Log.info("watching \(batch.updates.count) tables")
             }
             guard !lines.isEmpty else { continue }
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))

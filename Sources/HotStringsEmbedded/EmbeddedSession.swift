@@ -1,3 +1,4 @@
+import BundleChanges
 import BundleWatcher
 import HotStringsClient
 import HotStringsProtocol
@@ -6,7 +7,7 @@ import HotStringsService
 /// What the embedded session handles, one at a time, in arrival order.
 enum EmbeddedInput: Sendable {
     /// A settled batch from the watcher.
-    case batch(WatchBatch)
+    case batch(ChangeBatch)
     /// A command of the client's engine.
     case command(TransportCommand)
     /// A request of the client (`setLanguage`), with where its answer goes.

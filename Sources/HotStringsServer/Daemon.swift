@@ -1,5 +1,6 @@
 import BundleWatcher
 import Dispatch
+import HotStringsService
 import LinuxSystem
 import Synchronization
 

@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import HotStringsService
 import LinuxSystem
 
 extension IOLoop {

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsService
 import LinuxSystem
 
 /// The daemon's listening socket and what it takes to own its path safely.

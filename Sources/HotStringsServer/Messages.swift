@@ -1,3 +1,4 @@
+import BundleChanges
 import BundleWatcher
 import LinuxSystem
 
@@ -17,7 +18,7 @@ enum CoreInput: Sendable {
     /// The client has read its `resync` line: queue a fresh snapshot for it.
     case caughtUp(ConnectionID)
     /// The watcher settled a change.
-    case batch(WatchBatch)
+    case batch(ChangeBatch)
 }
 
 /// What the server core asks the I/O thread to do.

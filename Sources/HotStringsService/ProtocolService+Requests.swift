@@ -1,3 +1,4 @@
+import BundleChanges
 import HotStringsProtocol
 import StringsFormat
 import StringsStore

@@ -1,3 +1,4 @@
+import BundleChanges
 import BundleWatcher
 import HotStringsProtocol
 import StringsStore
@@ -100,7 +101,7 @@ package final class ProtocolService<Rendering: EventRendering> {
 
     // MARK: - Batches and events
 
-    private func apply(_ batch: WatchBatch) async {
+    private func apply(_ batch: ChangeBatch) async {
         let events = await store.apply(batch)
         await broadcast(events)
         guard !hasScanned else { return }

@@ -1,3 +1,4 @@
+import BundleChanges
 import BundleWatcher
 import HotStringsProtocol
 
@@ -19,7 +20,7 @@ package enum ServiceInput: Sendable {
     /// The client has read its `resync`: it needs a fresh snapshot.
     case caughtUp(ClientID)
     /// The watcher settled a change.
-    case batch(WatchBatch)
+    case batch(ChangeBatch)
 }
 
 /// What the protocol service asks its transport to deliver, in order; `Event` is how the transport carries

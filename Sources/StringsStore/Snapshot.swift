@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 
 /// One table as the store serves it.

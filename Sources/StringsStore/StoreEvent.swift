@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 
 /// Something subscribers must hear about, numbered by the store's `seq`.

@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 
 /// The cache of a bundle's tables: applies batches of file changes, numbers the events they cause,
@@ -71,10 +72,11 @@ package actor StringsStore {
     ///
     /// The events come in this order: `resync` when the batch has a reason; one `reload` listing
     /// every table whose keys or values changed (none when nothing did, as when a file is written
-    /// again with the same content); an `error` for each failed update, in batch order.
+    /// again with the same content); an `error` for each failed update, in batch order, then one for each of
+    /// the batch's own problems.
     ///
     /// - Complexity: O(k) in the keys of the tables the batch touches.
-    package func apply(_ batch: StoreBatch) -> [StoreEvent] {
+    package func apply(_ batch: ChangeBatch) -> [StoreEvent] {
         var before: [TableID: Served?] = [:]
         var problems: [FileProblem] = []
         var seen = Set<String>(minimumCapacity: batch.isFullScan ? batch.updates.count : 0)
@@ -116,7 +118,7 @@ package actor StringsStore {
         var events: [StoreEvent] = []
         if let reason = batch.resync { events.append(.resync(seq: nextSeq(), reason: reason)) }
         if !changes.isEmpty { events.append(.reload(seq: nextSeq(), changes: changes)) }
-        for problem in problems { events.append(.error(seq: nextSeq(), problem)) }
+        for problem in problems + batch.problems { events.append(.error(seq: nextSeq(), problem)) }
         return events
     }
 

@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 
 /// A key and its value, as a reload reports them.

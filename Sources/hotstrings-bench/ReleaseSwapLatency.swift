@@ -1,3 +1,4 @@
+import BundleChanges
 import BundleWatcher
 import Foundation
 import HotStringsService
@@ -8,19 +9,19 @@ import StringsStore
 final class WatchedStore {
     let watcher: BundleWatcher
     let arrivals = ArrivalLog()
-    private let continuation: AsyncStream<WatchBatch>.Continuation
+    private let continuation: AsyncStream<ChangeBatch>.Continuation
 
     /// Starts watching `root` with default settings and waits for the initial scan's reload.
     init(root: String) throws {
         watcher = try BundleWatcher(root: root)
         let store = StringsStore()
         let arrivals = arrivals
-        let (batches, continuation) = AsyncStream.makeStream(of: WatchBatch.self, bufferingPolicy: .unbounded)
+        let (batches, continuation) = AsyncStream.makeStream(of: ChangeBatch.self, bufferingPolicy: .unbounded)
         self.continuation = continuation
         watcher.start { continuation.yield($0) }
         Task {
             for await batch in batches {
-                let events = await store.apply(batch.storeBatch().0)
+                let events = await store.apply(batch)
                 if events.contains(where: { if case .reload = $0 { true } else { false } }) { arrivals.record() }
             }
         }

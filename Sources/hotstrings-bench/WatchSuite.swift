@@ -1,3 +1,4 @@
+import BundleChanges
 import BundleWatcher
 import Foundation
 import HotStringsService
@@ -203,9 +204,8 @@ enum ColdStart {
             let watcher = try BundleWatcher(root: root)
             watcher.start { batch in
                 guard batch.isFullScan else { return }
-                let storeBatch = batch.storeBatch().0
                 Task {
-                    _ = await holder.store.apply(storeBatch)
+                    _ = await holder.store.apply(batch)
                     done.signal()
                 }
             }

@@ -3,14 +3,14 @@ import Testing
 
 @Suite struct SettlerTests {
     let start = ContinuousClock.now
-    let configuration = Settler.Configuration(
+    let configuration = SettleTiming(
         batchWindow: .milliseconds(2), settleTime: .milliseconds(50), maximumDelay: .milliseconds(20)
     )
 
     func at(_ milliseconds: Int) -> ContinuousClock.Instant { start + .milliseconds(milliseconds) }
 
     @Test func aFinishedWriteIsDueAfterTheBatchWindow() {
-        var settler = Settler(configuration: configuration)
+        var settler = Settler<String>(configuration: configuration)
         settler.note(.finished, to: "a", at: at(0))
         #expect(settler.nextDeadline == at(2))
         #expect(settler.takeDue(at: at(1)).isEmpty)
@@ -19,14 +19,14 @@ import Testing
     }
 
     @Test func aBulkSaveIsOneBatch() {
-        var settler = Settler(configuration: configuration)
+        var settler = Settler<String>(configuration: configuration)
         for (index, path) in ["a", "b", "c", "d"].enumerated() { settler.note(.finished, to: path, at: at(index)) }
         #expect(settler.takeDue(at: at(4)).isEmpty)
         #expect(settler.takeDue(at: at(5)) == ["a", "b", "c", "d"])
     }
 
     @Test func aSteadyStreamOfWritesIsCutAtTheMaximumDelay() {
-        var settler = Settler(configuration: configuration)
+        var settler = Settler<String>(configuration: configuration)
         for millisecond in 0..<30 { settler.note(.finished, to: "f\(millisecond)", at: at(millisecond)) }
         // The batch opened at 0 must close by 20 even though writes kept coming.
         #expect(settler.nextDeadline == at(20))
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aModifiedFileWaitsUntilQuiet() {
-        var settler = Settler(configuration: configuration)
+        var settler = Settler<String>(configuration: configuration)
         settler.note(.modified, to: "a", at: at(0))
         settler.note(.modified, to: "a", at: at(30))
         #expect(settler.takeDue(at: at(50)).isEmpty)
@@ -43,14 +43,14 @@ import Testing
     }
 
     @Test func aCloseAfterModificationsIsDueAtOnce() {
-        var settler = Settler(configuration: configuration)
+        var settler = Settler<String>(configuration: configuration)
         settler.note(.modified, to: "a", at: at(0))
         settler.note(.finished, to: "a", at: at(1))
         #expect(settler.takeDue(at: at(3)) == ["a"])
     }
 
     @Test func aRemovalWaitsForTheSettleTimeAndARecreationCancelsTheWait() {
-        var settler = Settler(configuration: configuration)
+        var settler = Settler<String>(configuration: configuration)
         settler.note(.removed, to: "gone", at: at(0))
         settler.note(.removed, to: "back", at: at(0))
         settler.note(.finished, to: "back", at: at(1))
@@ -60,14 +60,14 @@ import Testing
     }
 
     @Test func pathsDueWithinTheWindowJoinTheBatch() {
-        var settler = Settler(configuration: configuration)
+        var settler = Settler<String>(configuration: configuration)
         settler.note(.removed, to: "r", at: at(0))
         settler.note(.finished, to: "w", at: at(49))
         #expect(settler.takeDue(at: at(51)) == ["r", "w"])
     }
 
     @Test func resetForgetsEverything() {
-        var settler = Settler(configuration: configuration)
+        var settler = Settler<String>(configuration: configuration)
         settler.note(.finished, to: "a", at: at(0))
         settler.note(.removed, to: "b", at: at(0))
         #expect(settler.pendingCount == 2)

@@ -179,7 +179,7 @@ import Testing
         let start = log.count
         try bundle.swap(to: "rel2")
         let index = try log.waitForBatch(from: start, "the swap") { $0.seen["en.lproj/T0.strings"] != nil }
-        let changed = log.all[index].changes.filter { !$0.location.relativePath.hasPrefix("fr.") }
+        let changed = log.all[index].updates.filter { !$0.file.hasPrefix("fr.") }
         #expect(changed.count == 300)
         #expect(try bundle.changes(since: start).count == 300, "no second batch with more of the release")
     }

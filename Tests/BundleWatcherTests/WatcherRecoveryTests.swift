@@ -103,7 +103,7 @@ import Testing
         let start = session.log.count
         try runTool("/bin/rm", ["-rf", bundle.root])
         let removed = try session.log.waitForBatch(from: start, "root-removed") { $0.resync == .rootRemoved }
-        #expect(session.log.all[removed].changes.isEmpty)
+        #expect(session.log.all[removed].updates.isEmpty)
         #expect(!session.log.all[removed].isFullScan)
         #expect(session.log.effectiveChanges(in: start..<(removed + 1)).isEmpty, "the last good tables stay")
         try waitUntil("the root reported absent", timeout: waitLimit) { !session.watcher.status.isRootPresent }
@@ -149,7 +149,7 @@ import Testing
         try session.watcher.resumeReading()
         let again = try session.log.waitForBatch(from: removed + 1, "root-removed again") { $0.resync != nil }
         #expect(session.log.all[again].resync == .rootRemoved)
-        #expect(!session.log.all[again].isFullScan && session.log.all[again].changes.isEmpty)
+        #expect(!session.log.all[again].isFullScan && session.log.all[again].updates.isEmpty)
 
         try FileSystem.makeDirectory(atPath: bundle.root)
         try bundle.create("en.lproj/Localizable.strings", stringsText(["greeting": "Third time"]))

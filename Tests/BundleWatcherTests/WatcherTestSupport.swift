@@ -1,3 +1,4 @@
+import BundleChanges
 import Dispatch
 import Foundation
 import HotStringsTestSupport
@@ -10,15 +11,15 @@ import Testing
 /// The longest any test waits for the watcher; a passing test never comes close.
 let waitLimit: Duration = .seconds(5)
 
-/// What a test sees of a table after a batch: comparable, unlike `FileChange.Content`.
+/// What a test sees of a table after a batch: comparable, unlike `TableUpdate.Content`.
 enum Seen: Equatable, CustomStringConvertible {
     case parsed([String: String])
     case failed(FileProblem)
     case removed
 
-    init(_ content: FileChange.Content) {
+    init(_ content: TableUpdate.Content) {
         switch content {
-        case .parsed(let table): self = .parsed(table.dictionary)
+        case .parsed(let table): self = .parsed(table.strings.dictionary)
         case .failed(let problem): self = .failed(problem)
         case .removed: self = .removed
         }
@@ -50,10 +51,10 @@ struct SeenChange: Equatable, CustomStringConvertible {
     var description: String { "\(path): \(seen)" }
 }
 
-extension WatchBatch {
+extension ChangeBatch {
     /// The changes by relative path (`de.lproj/Localizable.strings`).
     var seen: [String: Seen] {
-        Dictionary(changes.map { ($0.location.relativePath, Seen($0.content)) }, uniquingKeysWith: { $1 })
+        Dictionary(updates.map { ($0.file, Seen($0.content)) }, uniquingKeysWith: { $1 })
     }
 }
 
@@ -69,23 +70,23 @@ func writeText(_ text: String, toPath path: String) throws {
 
 /// Collects the batches a watcher delivers, and waits for conditions on them.
 final class BatchLog: Sendable {
-    private let batches = Mutex<[WatchBatch]>([])
+    private let batches = Mutex<[ChangeBatch]>([])
     private let arrived = DispatchSemaphore(value: 0)
 
     /// Called on the watcher's thread.
-    func append(_ batch: WatchBatch) {
+    func append(_ batch: ChangeBatch) {
         batches.withLock { $0.append(batch) }
         arrived.signal()
     }
 
     /// Every batch so far, in order.
-    var all: [WatchBatch] { batches.withLock { $0 } }
+    var all: [ChangeBatch] { batches.withLock { $0 } }
 
     /// How many batches have arrived.
     var count: Int { batches.withLock { $0.count } }
 
     /// Waits until `condition` returns a value for the batches so far.
-    func wait<Value>(for what: String, _ condition: ([WatchBatch]) -> Value?) throws -> Value {
+    func wait<Value>(for what: String, _ condition: ([ChangeBatch]) -> Value?) throws -> Value {
         let deadline = ContinuousClock.now + waitLimit
         while true {
             if let value = condition(all) { return value }
@@ -101,7 +102,7 @@ final class BatchLog: Sendable {
 
     /// Waits for the first batch from index `start` on that satisfies `predicate`; returns its index.
     @discardableResult
-    func waitForBatch(from start: Int, _ what: String, where predicate: (WatchBatch) -> Bool) throws -> Int {
+    func waitForBatch(from start: Int, _ what: String, where predicate: (ChangeBatch) -> Bool) throws -> Int {
         try wait(for: what) { batches in
             batches.indices.first { $0 >= start && predicate(batches[$0]) }
         }
@@ -210,7 +211,7 @@ final class WatchSession {
     let watcher: BundleWatcher
     let log = BatchLog()
     /// The batch of the initial full scan.
-    let initial: WatchBatch
+    let initial: ChangeBatch
     private var sentinels = 0
 
     /// Starts watching `bundle` and waits for the initial scan.
@@ -221,7 +222,7 @@ final class WatchSession {
     ) throws {
         self.bundle = bundle
         var options = BundleWatcher.Options()
-        options.settling = Settler.Configuration(
+        options.settling = SettleTiming(
             batchWindow: .milliseconds(1), settleTime: settleTime, maximumDelay: .milliseconds(100)
         )
         configure(&options)

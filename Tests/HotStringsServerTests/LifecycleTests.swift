@@ -71,6 +71,9 @@ struct LifecycleTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.socket))
     }
 
+    /// SIGHUP is an explicit full rescan, and subscribers hear of it as such: a `resync` with its own reason,
+    /// `requested`, then a fresh snapshot (before, the reason was lost between the watcher's and the store's
+    /// enums, and the rescan passed unannounced).
     @Test func sighupRescansAndSigintStopsCleanly() throws {
         let sandbox = try Sandbox()
         let daemon = try Daemon.serving(sandbox)
@@ -78,11 +81,18 @@ struct LifecycleTests {
         let before = try #require(try client.request(#"{"id":1,"op":"subscribe","snapshot":false}"#).int("seq"))
         try Signals.send(.hangup, toProcess: daemon.pid)
         #expect(waitUntil { daemon.log.contains("SIGHUP: rescanning") })
-        // A rescan of an unchanged bundle sends nothing: the next event is the edit's, numbered before + 1.
+        let resync = try client.nextMessage()
+        #expect(resync.string("event") == "resync")
+        #expect(resync.string("reason") == "requested")
+        #expect(resync.int("seq") == before + 1)
+        let snapshot = try client.nextMessage()
+        #expect(snapshot.string("event") == "snapshot")
+        #expect(snapshot.int("seq") == before + 1)
+        // The rescan of an unchanged bundle reloads nothing: the next event is the edit's.
         try sandbox.save(try editedGerman(sandbox), to: "de.lproj/Localizable.strings")
         let reload = try client.nextMessage()
         #expect(reload.string("event") == "reload")
-        #expect(reload.int("seq") == before + 1)
+        #expect(reload.int("seq") == before + 2)
         #expect(changes(of: reload) == [germanEdit])
         #expect(try client.request(#"{"id":2,"op":"status"}"#).int("tables") == 12)
 

@@ -1,3 +1,4 @@
+import BundleChanges
 @testable import BundleWatcher
 import HotStringsProtocol
 import HotStringsService
@@ -179,8 +180,8 @@ struct ProtocolServiceTests {
 
 /// Batches that carry only a problem.
 enum WatchBatchProblems {
-    static func batch(file: String, message: String) -> WatchBatch {
-        var batch = WatchBatch()
+    static func batch(file: String, message: String) -> ChangeBatch {
+        var batch = ChangeBatch()
         batch.problems = [FileProblem(file: file, line: 1, column: 2, message: message)]
         return batch
     }

@@ -1,3 +1,4 @@
+import BundleChanges
 @testable import BundleWatcher
 import HotStringsProtocol
 import HotStringsService
@@ -76,14 +77,15 @@ final class ServiceFixture {
     ]
 
     /// A watcher batch with `tables` ("language/Table" → text; nil text: removed).
-    static func batch(_ tables: [String: String?], isFullScan: Bool = false) throws -> WatchBatch {
-        var batch = WatchBatch()
+    static func batch(_ tables: [String: String?], isFullScan: Bool = false) throws -> ChangeBatch {
+        var batch = ChangeBatch()
         batch.isFullScan = isFullScan
         for (name, text) in tables.sorted(by: { $0.key < $1.key }) {
             let parts = name.split(separator: "/").map(String.init)
-            let location = TableLocation(folderLanguage: parts[0], table: parts[1])
-            let content: FileChange.Content = try text.map { .parsed(try StringsFile.parse(text: $0)) } ?? .removed
-            batch.changes.append(FileChange(location: location, content: content))
+            let id = TableID(language: try #require(LanguageTag(parts[0])), table: parts[1])
+            let content: TableUpdate.Content =
+                try text.map { .parsed(TableContent(strings: try StringsFile.parse(text: $0))) } ?? .removed
+            batch.updates.append(TableUpdate(id: id, file: "\(parts[0]).lproj/\(parts[1]).strings", content: content))
         }
         return batch
     }

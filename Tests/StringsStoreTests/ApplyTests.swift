@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 import Testing
 @testable import StringsStore
@@ -14,7 +15,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
 @Suite struct ApplyTests {
     @Test func newFileIsCreatedWithKeysInSourceOrder() async {
         let store = StringsStore(epoch: 7)
-        let events = await store.apply(StoreBatch(updates: [parsed("de", makeTable(["b": "2", "a": "1", "c": "3"]))]))
+        let events = await store.apply(ChangeBatch(updates: [parsed("de", makeTable(["b": "2", "a": "1", "c": "3"]))]))
         let change = TableChange(language: "de", table: "Localizable", file: "de.lproj/Localizable.strings",
                                  kind: .created, added: pairs(["b": "2", "a": "1", "c": "3"]))
         #expect(events == [.reload(seq: 1, changes: [change])])
@@ -48,7 +49,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
     @Test(arguments: rewrites)
     func rewriteReportsExactlyTheDiff(_ rewrite: RewriteCase) async {
         let store = await makeStore([("fr", "Localizable", makeTable(rewrite.old))])
-        let events = await store.apply(StoreBatch(updates: [parsed("fr", makeTable(rewrite.new))]))
+        let events = await store.apply(ChangeBatch(updates: [parsed("fr", makeTable(rewrite.new))]))
         if let expected = rewrite.expected {
             let change = TableChange(language: "fr", table: "Localizable", file: path("fr"), kind: .updated,
                                      added: expected.added, changed: expected.changed, removed: expected.removed)
@@ -63,13 +64,13 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
     @Test func commentOnlyEditUpdatesTheTableWithoutAnEvent() async {
         let store = await makeStore([("en", "Localizable", makeTable(["a": "1"]))])
         let commented = StringsTable([StringsEntry(key: "a", value: "1", comment: "the first letter")])
-        #expect(await store.apply(StoreBatch(updates: [parsed("en", commented)])).isEmpty)
+        #expect(await store.apply(ChangeBatch(updates: [parsed("en", commented)])).isEmpty)
         #expect(await store.table(tableID("en"))?.entry(forKey: "a")?.comment == "the first letter")
     }
 
     @Test func removedFileIsDeletedWithAllItsKeys() async {
         let store = await makeStore([("de", "Localizable", makeTable(["x": "1", "a": "2"]))])
-        let events = await store.apply(StoreBatch(updates: [removed("de")]))
+        let events = await store.apply(ChangeBatch(updates: [removed("de")]))
         let change = TableChange(language: "de", table: "Localizable", file: path("de"), kind: .deleted,
                                  removed: ["x", "a"])
         #expect(events == [.reload(seq: 2, changes: [change])])
@@ -79,7 +80,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
 
     @Test func removingAnUnknownFileChangesNothing() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "1"]))])
-        #expect(await store.apply(StoreBatch(updates: [removed("fr")])).isEmpty)
+        #expect(await store.apply(ChangeBatch(updates: [removed("fr")])).isEmpty)
         #expect(await store.seq == 1)
     }
 
@@ -87,18 +88,18 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
         let good = makeTable(["a": "1"])
         let store = await makeStore([("de", "Localizable", good)])
         let failure = failed("de", line: 3, message: "missing ';'")
-        let events = await store.apply(StoreBatch(updates: [failure]))
+        let events = await store.apply(ChangeBatch(updates: [failure]))
         let problem = FileProblem(file: path("de"), line: 3, column: 1, message: "missing ';'")
         #expect(events == [.error(seq: 2, problem)])
         #expect(await store.table(tableID("de")) == good)
 
         // A rescan that still fails to parse the file does not delete its table either.
-        let rescan = await store.apply(StoreBatch(updates: [failure], isFullScan: true))
+        let rescan = await store.apply(ChangeBatch(updates: [failure], isFullScan: true))
         #expect(rescan == [.error(seq: 3, problem)])
         #expect(await store.table(tableID("de")) == good)
 
         // The next good parse is diffed against the last good table.
-        let fixed = await store.apply(StoreBatch(updates: [parsed("de", makeTable(["a": "1", "b": "2"]))]))
+        let fixed = await store.apply(ChangeBatch(updates: [parsed("de", makeTable(["a": "1", "b": "2"]))]))
         let change = TableChange(language: "de", table: "Localizable", file: path("de"), kind: .updated,
                                  added: pairs(["b": "2"]))
         #expect(fixed == [.reload(seq: 4, changes: [change])])
@@ -106,7 +107,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
 
     @Test func failureOfANewFileServesNothing() async {
         let store = StringsStore(epoch: 1)
-        let events = await store.apply(StoreBatch(updates: [failed("de")]))
+        let events = await store.apply(ChangeBatch(updates: [failed("de")]))
         #expect(events.count == 1)
         #expect(events.first?.seq == 1)
         #expect(await store.table(tableID("de")) == nil)
@@ -119,7 +120,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
             ("fr", "Localizable", makeTable(["a": "un"])),
             ("fr", "Other", makeTable(["o": "autre"])),
         ])
-        let events = await store.apply(StoreBatch(
+        let events = await store.apply(ChangeBatch(
             updates: [parsed("de", makeTable(["a": "1"])), parsed("fr", makeTable(["a": "une"]))],
             isFullScan: true
         ))
@@ -134,7 +135,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
 
     @Test func emptyFullScanDeletesEverything() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "1"])), ("en", "A", makeTable([:]))])
-        let events = await store.apply(StoreBatch(updates: [], isFullScan: true))
+        let events = await store.apply(ChangeBatch(updates: [], isFullScan: true))
         guard case .reload(_, let changes) = events.first else {
             Issue.record("expected a reload, got \(events)")
             return
@@ -145,13 +146,13 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
 
     @Test func incrementalBatchKeepsTablesItDoesNotMention() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "1"])), ("fr", "A", makeTable(["b": "2"]))])
-        _ = await store.apply(StoreBatch(updates: [parsed("de", makeTable(["a": "2"]))]))
+        _ = await store.apply(ChangeBatch(updates: [parsed("de", makeTable(["a": "2"]))]))
         #expect(await store.table(tableID("fr", "A")) == makeTable(["b": "2"]))
     }
 
     @Test func oneBatchIsOneReloadSortedByTable() async {
         let store = StringsStore(epoch: 1)
-        let events = await store.apply(StoreBatch(updates: [
+        let events = await store.apply(ChangeBatch(updates: [
             parsed("fr", makeTable(["a": "1"])),
             parsed("de", makeTable(["a": "1"]), table: "Z"),
             parsed("de", makeTable(["a": "1"]), table: "A"),
@@ -166,7 +167,7 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
 
     @Test func laterUpdateOfTheSameFileInABatchWins() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "1"]))])
-        let events = await store.apply(StoreBatch(updates: [
+        let events = await store.apply(ChangeBatch(updates: [
             parsed("de", makeTable(["a": "2"])), removed("de"), parsed("de", makeTable(["a": "3", "b": "4"])),
         ]))
         let change = TableChange(language: "de", table: "Localizable", file: path("de"), kind: .updated,
@@ -176,13 +177,13 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
 
     @Test func fileCreatedAndRemovedInOneBatchIsNoEvent() async {
         let store = StringsStore(epoch: 1)
-        #expect(await store.apply(StoreBatch(updates: [parsed("de", makeTable(["a": "1"])), removed("de")])).isEmpty)
+        #expect(await store.apply(ChangeBatch(updates: [parsed("de", makeTable(["a": "1"])), removed("de")])).isEmpty)
         #expect(await store.seq == 0)
     }
 
     @Test func seqCountsEveryEventInOrder() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "1"]))])
-        let events = await store.apply(StoreBatch(
+        let events = await store.apply(ChangeBatch(
             updates: [failed("fr"), parsed("de", makeTable(["a": "2"])), failed("it")],
             isFullScan: true, resync: .overflow
         ))
@@ -200,13 +201,13 @@ struct RewriteCase: CustomTestStringConvertible, Sendable {
     func resyncIsReportedEvenWhenNothingChanged(_ reason: ResyncReason) async {
         let table = makeTable(["a": "1"])
         let store = await makeStore([("de", "Localizable", table)])
-        let events = await store.apply(StoreBatch(updates: [], resync: reason))
+        let events = await store.apply(ChangeBatch(updates: [], resync: reason))
         #expect(events == [.resync(seq: 2, reason: reason)])
         #expect(await store.table(tableID("de")) == table)
     }
 
     @Test func resyncReasonsHaveTheirWireNames() {
-        #expect(ResyncReason.allCases.map(\.rawValue) == ["overflow", "root-removed", "root-restored", "slow-client"])
+        #expect(ResyncReason.allCases.map(\.rawValue) == ["overflow", "root-removed", "root-restored", "requested", "slow-client"])
     }
 
     @Test func epochIsRandomBelowTwoToTheFiftyThird() {

@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 import Testing
 @testable import StringsStore
@@ -23,7 +24,7 @@ import Testing
 
     @Test func languagesFollowChanges() async {
         let store = await makeStore(Self.bundle)
-        _ = await store.apply(StoreBatch(updates: [removed("German"), parsed("fr", makeTable(["a": "1"]))]))
+        _ = await store.apply(ChangeBatch(updates: [removed("German"), parsed("fr", makeTable(["a": "1"]))]))
         #expect(await store.languages().map(\.language) == ["Base", "fr", "pt-BR"])
         #expect(await store.languages().first { $0.language == "fr" }?.tables["Localizable"] == 1)
     }

@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 import Testing
 @testable import StringsStore
@@ -78,9 +79,9 @@ struct LookupCase: CustomTestStringConvertible, Sendable {
 
     @Test func lookupSeesTheLatestBatch() async {
         let store = await makeStore(Self.bundle)
-        _ = await store.apply(StoreBatch(updates: [parsed("fr", makeTable(["greeting": "Salut"]))]))
+        _ = await store.apply(ChangeBatch(updates: [parsed("fr", makeTable(["greeting": "Salut"]))]))
         #expect(await store.lookup("greeting", preferences: ["fr"]).value == "Salut")
-        _ = await store.apply(StoreBatch(updates: [removed("fr")]))
+        _ = await store.apply(ChangeBatch(updates: [removed("fr")]))
         #expect(await store.lookup("greeting", preferences: ["fr"]) == Lookup(value: "Hello", language: "en",
                                                                                found: true))
     }

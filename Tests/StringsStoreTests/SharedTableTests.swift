@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 import Testing
 @testable import StringsStore
@@ -9,14 +10,14 @@ import Testing
 
     @Test func theMostRecentlyParsedFileIsServed() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "d"]))])
-        let events = await store.apply(StoreBatch(updates: [german]))
+        let events = await store.apply(ChangeBatch(updates: [german]))
         let change = TableChange(language: "de", table: "Localizable", file: path("German"), kind: .updated,
                                  changed: pairs(["a": "G"]))
         #expect(events == [.reload(seq: 2, changes: [change])])
         #expect(await store.snapshot().tables.map(\.file) == [path("German")])
 
         // Parsing de.lproj again, even unchanged, makes it the most recent again.
-        let back = await store.apply(StoreBatch(updates: [parsed("de", makeTable(["a": "d"]))]))
+        let back = await store.apply(ChangeBatch(updates: [parsed("de", makeTable(["a": "d"]))]))
         let revert = TableChange(language: "de", table: "Localizable", file: path("de"), kind: .updated,
                                  changed: pairs(["a": "d"]))
         #expect(back == [.reload(seq: 3, changes: [revert])])
@@ -24,13 +25,13 @@ import Testing
 
     @Test func removingTheServedFileFallsBackToTheOther() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "d", "only-de": "x"]))])
-        _ = await store.apply(StoreBatch(updates: [german]))
-        let events = await store.apply(StoreBatch(updates: [germanGone]))
+        _ = await store.apply(ChangeBatch(updates: [german]))
+        let events = await store.apply(ChangeBatch(updates: [germanGone]))
         let change = TableChange(language: "de", table: "Localizable", file: path("de"), kind: .updated,
                                  added: pairs(["only-de": "x"]), changed: pairs(["a": "d"]))
         #expect(events == [.reload(seq: 3, changes: [change])])
 
-        let last = await store.apply(StoreBatch(updates: [removed("de")]))
+        let last = await store.apply(ChangeBatch(updates: [removed("de")]))
         let deletion = TableChange(language: "de", table: "Localizable", file: path("de"), kind: .deleted,
                                    removed: ["a", "only-de"])
         #expect(last == [.reload(seq: 4, changes: [deletion])])
@@ -38,15 +39,15 @@ import Testing
 
     @Test func removingTheFileNotServedIsNoEvent() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "d"]))])
-        _ = await store.apply(StoreBatch(updates: [german]))
-        #expect(await store.apply(StoreBatch(updates: [removed("de")])).isEmpty)
+        _ = await store.apply(ChangeBatch(updates: [german]))
+        #expect(await store.apply(ChangeBatch(updates: [removed("de")])).isEmpty)
         #expect(await store.table(tableID("de")) == makeTable(["a": "G"]))
     }
 
     @Test func aFailureDoesNotChangeWhichFileIsServed() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "d"]))])
-        _ = await store.apply(StoreBatch(updates: [german]))
-        let events = await store.apply(StoreBatch(updates: [failed("de")]))
+        _ = await store.apply(ChangeBatch(updates: [german]))
+        let events = await store.apply(ChangeBatch(updates: [failed("de")]))
         #expect(events.count == 1)
         #expect(await store.table(tableID("de")) == makeTable(["a": "G"]))
     }
@@ -54,7 +55,7 @@ import Testing
     @Test func aFileThatNowHoldsAnotherTableLeavesTheOldOne() async {
         let store = await makeStore([("de", "Localizable", makeTable(["a": "1"]))])
         let moved = parsed(file: path("de"), id: tableID("fr"), makeTable(["a": "1"]))
-        let events = await store.apply(StoreBatch(updates: [moved]))
+        let events = await store.apply(ChangeBatch(updates: [moved]))
         let changes = [
             TableChange(language: "de", table: "Localizable", file: path("de"), kind: .deleted, removed: ["a"]),
             TableChange(language: "fr", table: "Localizable", file: path("de"), kind: .created,

@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 import Testing
 @testable import StringsStore
@@ -13,7 +14,7 @@ import Testing
 
     @Test func theStringsdictEntryWinsOverTheStringsOne() async throws {
         let store = StringsStore(epoch: 1)
-        _ = await store.apply(StoreBatch(updates: [
+        _ = await store.apply(ChangeBatch(updates: [
             parsed("en", makeTable(["files": "%d file(s)", "title": "Files"])), try parsedRules("en", Self.files),
         ], isFullScan: true))
         let content = try #require(await store.content(tableID("en")))
@@ -29,10 +30,10 @@ import Testing
 
     @Test func editingTheStringsdictReportsTheChangedRule() async throws {
         let store = StringsStore(epoch: 1)
-        _ = await store.apply(StoreBatch(updates: [
+        _ = await store.apply(ChangeBatch(updates: [
             parsed("en", makeTable(["title": "Files"])), try parsedRules("en", Self.files),
         ], isFullScan: true))
-        let events = await store.apply(StoreBatch(updates: [try parsedRules("en", Self.filesEdited)]))
+        let events = await store.apply(ChangeBatch(updates: [try parsedRules("en", Self.filesEdited)]))
         guard case .reload(_, let changes) = events.first else { Issue.record("no reload: \(events)"); return }
         #expect(changes.count == 1)
         #expect(changes.first?.file == "en.lproj/Localizable.stringsdict")
@@ -44,7 +45,7 @@ import Testing
 
     @Test func removingTheStringsdictFallsBackToTheStringsValue() async throws {
         let store = StringsStore(epoch: 1)
-        _ = await store.apply(StoreBatch(updates: [
+        _ = await store.apply(ChangeBatch(updates: [
             parsed("de", makeTable(["files": "%d Datei(en)"])),
             try parsedRules("de", stringsdict([
                 "files": ("%#@n@", "n", ["one": "%d Datei", "other": "%d Dateien"]),
@@ -52,7 +53,7 @@ import Testing
             ])),
         ], isFullScan: true))
         let gone = TableUpdate(id: tableID("de"), file: "de.lproj/Localizable.stringsdict", content: .removed)
-        let events = await store.apply(StoreBatch(updates: [gone]))
+        let events = await store.apply(ChangeBatch(updates: [gone]))
         guard case .reload(_, let changes) = events.first else { Issue.record("no reload: \(events)"); return }
         #expect(changes.first?.kind == .updated)
         #expect(changes.first?.changed == [KeyValue(key: "files", value: "%d Datei(en)")])
@@ -61,10 +62,10 @@ import Testing
 
     @Test func aBrokenStringsdictKeepsTheLastGoodRules() async throws {
         let store = StringsStore(epoch: 1)
-        _ = await store.apply(StoreBatch(updates: [try parsedRules("en", Self.files)], isFullScan: true))
+        _ = await store.apply(ChangeBatch(updates: [try parsedRules("en", Self.files)], isFullScan: true))
         let problem = FileProblem(file: "en.lproj/Localizable.stringsdict", line: 3, column: 7, message: "bad")
         let broken = TableUpdate(id: tableID("en"), file: problem.file, content: .failed(problem))
-        let events = await store.apply(StoreBatch(updates: [broken]))
+        let events = await store.apply(ChangeBatch(updates: [broken]))
         #expect(events == [.error(seq: 2, problem)])
         #expect(await store.content(tableID("en"))?["files"] == (try rule(Self.files, "files")))
     }
@@ -80,7 +81,7 @@ import Testing
 
     @Test func anotherFolderOfTheSameLanguageIsNotMergedIn() async throws {
         let store = StringsStore(epoch: 1)
-        _ = await store.apply(StoreBatch(updates: [
+        _ = await store.apply(ChangeBatch(updates: [
             TableUpdate(id: tableID("de"), file: "German.lproj/Localizable.stringsdict",
                         content: .parsed(TableContent(rules: try StringsdictFile.parse(text: Self.files)))),
             parsed(file: "de.lproj/Localizable.strings", id: tableID("de"), makeTable(["a": "1"])),

@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 @testable import StringsStore
 
@@ -75,6 +76,6 @@ func makeStore(
     _ tables: [(String, String, StringsTable)], developmentLanguage: String = "en", selected: String? = nil
 ) async -> StringsStore {
     let store = StringsStore(developmentLanguage: developmentLanguage, selectedLanguage: selected, epoch: 42)
-    _ = await store.apply(StoreBatch(updates: tables.map { parsed($0.0, $0.2, table: $0.1) }, isFullScan: true))
+    _ = await store.apply(ChangeBatch(updates: tables.map { parsed($0.0, $0.2, table: $0.1) }, isFullScan: true))
     return store
 }

@@ -1,6 +1,8 @@
 import StringsFormat
 
-/// Names one table of a bundle: a language and a table name, as in `de.lproj/Localizable.strings`.
+/// Names one table of a bundle: a language and a table name. `de.lproj/Localizable.strings` and
+/// `German.lproj/Localizable.strings` both hold `de/Localizable`. The watcher settles and reads by it, the store
+/// serves by it.
 package struct TableID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The language of the table's folder, in canonical form.
     package var language: LanguageTag

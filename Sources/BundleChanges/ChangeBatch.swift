@@ -1,6 +1,6 @@
 import StringsFormat
 
-/// What happened to one file: it was parsed, it failed, or it is gone.
+/// What happened to the files of one table, as one look at the disk found them.
 package struct TableUpdate: Sendable {
     /// What the file holds now.
     package enum Content: Sendable {
@@ -27,7 +27,7 @@ package struct TableUpdate: Sendable {
     }
 }
 
-/// Why subscribers must drop what they hold and take a fresh snapshot.
+/// Why the whole bundle was looked at again, and subscribers must drop what they hold and take a fresh snapshot.
 package enum ResyncReason: String, Sendable, Hashable, CaseIterable {
     /// The kernel's event queue overflowed; the bundle was scanned again.
     case overflow
@@ -35,12 +35,14 @@ package enum ResyncReason: String, Sendable, Hashable, CaseIterable {
     case rootRemoved = "root-removed"
     /// The bundle root came back and was scanned again.
     case rootRestored = "root-restored"
+    /// A full rescan was asked for (SIGHUP, or a consumer that fell behind the watcher).
+    case requested
     /// A subscriber fell too far behind to be sent the events it missed.
     case slowClient = "slow-client"
 }
 
-/// The updates of one settled batch of changes, applied to the store at once.
-package struct StoreBatch: Sendable {
+/// One settled batch of changes of a bundle: what the watcher hands on and the store applies at once.
+package struct ChangeBatch: Sendable {
     /// The files that changed, applied in order (a later update of the same file wins).
     package var updates: [TableUpdate]
     /// Whether `updates` describe every file of the bundle (after a scan): files not mentioned are
@@ -48,11 +50,21 @@ package struct StoreBatch: Sendable {
     package var isFullScan: Bool
     /// Set when the batch comes from a rescan that subscribers must be told about.
     package var resync: ResyncReason?
+    /// Problems that are not about one table's content: a folder that cannot be watched or is no language, a
+    /// name that is not UTF-8, a vanished root. Reported as `error` events after the updates' own.
+    package var problems: [FileProblem]
 
     /// Creates a batch.
-    package init(updates: [TableUpdate], isFullScan: Bool = false, resync: ResyncReason? = nil) {
+    package init(
+        updates: [TableUpdate] = [], isFullScan: Bool = false, resync: ResyncReason? = nil,
+        problems: [FileProblem] = []
+    ) {
         self.updates = updates
         self.isFullScan = isFullScan
         self.resync = resync
+        self.problems = problems
     }
+
+    /// Whether the batch says nothing.
+    package var isEmpty: Bool { updates.isEmpty && !isFullScan && resync == nil && problems.isEmpty }
 }
