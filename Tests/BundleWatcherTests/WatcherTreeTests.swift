@@ -1,5 +1,7 @@
+import BundleChanges
 import HotStringsTestSupport
 import LinuxSystem
+import StringsFormat
 import Testing
 @testable import BundleWatcher
 
@@ -13,6 +15,32 @@ import Testing
         "fr.lproj/Localizable.strings": .parsed(["greeting": "Bonjour", "farewell": "Au revoir"]),
         "fr.lproj/InfoPlist.strings": .parsed(["CFBundleName": "Appli"]),
     ]
+
+    /// A folder's name becomes a language once, where the watcher finds it: `German.lproj` holds tables of `de`,
+    /// and a `.lproj` folder whose name is no language tag is reported there, once, and never read.
+    @Test func aFolderIsResolvedToItsLanguageWhereItIsFound() throws {
+        var files = TestBundle.standardFiles
+        files["Not a tag!.lproj/Localizable.strings"] = stringsText(["x": "y"])
+        files["German.lproj/Extra.strings"] = stringsText(["k": "v"])
+        let session = try WatchSession(TestBundle(files))
+        let problems = session.initial.problems.filter { $0.file == "Not a tag!.lproj" }
+        #expect(problems.count == 1, "\(session.initial.problems)")
+        #expect(problems.first?.message.contains("is not a language tag") == true)
+        #expect(!session.initial.updates.contains { $0.file.hasPrefix("Not a tag!") })
+        let extra = try #require(session.initial.updates.first { $0.file == "German.lproj/Extra.strings" })
+        #expect(extra.id == TableID(language: try #require(LanguageTag("de")), table: "Extra"))
+
+        let start = session.log.count
+        try session.bundle.save("Not a tag!.lproj/Localizable.strings", stringsText(["x": "z"]))
+        try session.bundle.save("German.lproj/Extra.strings", stringsText(["k": "w"]))
+        try session.waitFor("German.lproj/Extra.strings", .parsed(["k": "w"]), from: start)
+        try session.flush()
+        let later = session.log.all[start...]
+        #expect(!later.contains { batch in
+            batch.updates.contains { $0.file.hasPrefix("Not a tag!") }
+                || batch.problems.contains { $0.file.hasPrefix("Not a tag!") }
+        })
+    }
 
     enum NewFolder: String, CaseIterable {
         /// `mkdir` and files written at once, before the watcher can have added its watch.
