@@ -2,6 +2,7 @@ import Foundation
 import HotStringsClient
 import HotStringsProtocol
 import LinuxSystem
+import StringsFormat
 
 extension ExitCode {
     /// A client command could not connect to the daemon (no socket file, no one listening, no permission), or
@@ -127,14 +128,15 @@ struct ClientOptions {
     static func report<Output, ErrorOutput>(_ error: ProtocolError, io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         printError(error.message, io: &io)
         if let available = error.available {
-            io.stderr.write("available languages: \(available.joined(separator: ", "))\n")
+            io.stderr.write("available languages: \(DisplayText.escaped(available.joined(separator: ", ")))\n")
         }
         return ExitCode.failure
     }
 
-    /// `hotstrings: error: message` on standard error.
+    /// `hotstrings: error: message` on standard error, as one line that a terminal only displays (a daemon's
+    /// message or a name given on the command line may hold anything).
     static func printError<Output, ErrorOutput>(_ message: String, io: inout CommandIO<Output, ErrorOutput>) {
-        io.stderr.write("\(CLI.name): error: \(message)\n")
+        io.stderr.write("\(CLI.name): error: \(DisplayText.escaped(message, keepingBackslashes: true))\n")
     }
 
     /// A comma-separated option value as a list, blanks trimmed; a usage error when nothing is left.

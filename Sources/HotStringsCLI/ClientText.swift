@@ -1,7 +1,11 @@
 import Foundation
 import HotStringsProtocol
+import StringsFormat
 
 /// The readable text of the client commands: events for `subscribe --format text`, `languages`, `status`.
+///
+/// Every name and message from the daemon (languages, tables, files, the root) is shown through `DisplayText`, so a
+/// table named with an escape sequence or a file name holding a newline is printed as escapes, never obeyed.
 enum ClientText {
     /// How many keys a reload line names per table before it counts the rest.
     static let keyLimit = 20
@@ -10,7 +14,7 @@ enum ClientText {
     /// returned as it is.
     static func event(line: some Collection<UInt8>) -> [String] {
         guard let value = try? JSONValue(parsing: line), let name = value["event"]?.stringValue else {
-            return [String(decoding: line, as: UTF8.self)]
+            return [DisplayText.escaped(String(decoding: line, as: UTF8.self))]
         }
         switch name {
         case "snapshot":
@@ -26,7 +30,7 @@ enum ClientText {
             return ["resync \(string(value["reason"]) ?? "")"]
         default:
             let body = (value.objectMembers ?? []).filter { !["event", "epoch", "seq"].contains($0.0) }
-            return ["\(name) \(JSONValue.object(body))"]
+            return ["\(DisplayText.escaped(name)) \(JSONValue.object(body))"]
         }
     }
 
@@ -60,7 +64,7 @@ enum ClientText {
             let language = string(entry["language"]) ?? "?"
             let tables = (entry["tables"]?.objectMembers ?? []).map { name, count in
                 let keys = count.int64Value ?? 0
-                return "\(name) \(keys) \(keys == 1 ? "key" : "keys")"
+                return "\(DisplayText.escaped(name)) \(keys) \(keys == 1 ? "key" : "keys")"
             }
             var marks: [String] = []
             if language == selected { marks.append("selected") }
@@ -111,7 +115,8 @@ enum ClientText {
         return "\(location): \(string(value["message"]) ?? "")"
     }
 
-    private static func string(_ value: JSONValue?) -> String? { value?.stringValue }
+    /// The string `value` holds, escaped for a terminal.
+    private static func string(_ value: JSONValue?) -> String? { value?.stringValue.map { DisplayText.escaped($0) } }
 
     private static func memberNames(_ value: JSONValue?) -> [String] { (value?.objectMembers ?? []).map(\.0) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsClient
 import LinuxSystem
+import StringsFormat
 import Synchronization
 
 /// `hotstrings demo`: a screen of labels drawn from `LiveStrings` that redraws on every reload.
@@ -242,7 +243,8 @@ struct DemoScreen {
         return lines
     }
 
-    /// `12:03:04 file edit: de/Localizable, 2 keys (greeting, map.cafe)`.
+    /// `12:03:04 file edit: de/Localizable, 2 keys (greeting, map.cafe)`, escaped for the terminal (table names and
+    /// keys come from the bundle).
     static func describe(_ change: LocalizationChange, at date: Date) -> String {
         let cause = switch change.cause {
         case .snapshot: "snapshot"
@@ -254,7 +256,7 @@ struct DemoScreen {
         let keys = change.keys.values.flatMap { $0 }.sorted()
         let shown = keys.prefix(3).joined(separator: ", ") + (keys.count > 3 ? ", …" : "")
         text += ", \(keys.count) \(keys.count == 1 ? "key" : "keys")" + (keys.isEmpty ? "" : " (\(shown))")
-        return text
+        return DisplayText.escaped(text)
     }
 
     private static var timeFormatter: DateFormatter {

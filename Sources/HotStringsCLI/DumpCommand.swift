@@ -38,7 +38,7 @@ struct DumpCommand: Command {
         do {
             bytes = path == "-" ? try io.readStandardInput() : try FileSystem.contents(ofFile: path)
         } catch {
-            io.stderr.write("\(name): error: \(FileSystemError.reason(for: error))\n")
+            io.stderr.write("\(DisplayText.escaped(name)): error: \(FileSystemError.reason(for: error))\n")
             return ExitCode.failure
         }
         let table: StringsTable

@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import StringsFormat
 
 /// `hotstrings get KEY`: one value, resolved by the daemon through the language fallback chain.
 struct GetCommand: Command {
@@ -56,9 +57,10 @@ struct GetCommand: Command {
             return isFound ? ExitCode.success : ExitCode.failure
         }
         guard isFound, let value = result["value"]?.stringValue else {
-            let tried = languages.isEmpty ? "" : " (tried \(languages.joined(separator: ", ")) and the fallbacks)"
+            let tried = languages.isEmpty
+                ? "" : " (tried \(DisplayText.escaped(languages.joined(separator: ", "))) and the fallbacks)"
             let quoted = ClientText.key(key) == key ? "'\(key)'" : ClientText.key(key)
-            ClientOptions.printError("no value for \(quoted) in table '\(table)'\(tried)", io: &io)
+            ClientOptions.printError("no value for \(quoted) in table '\(DisplayText.escaped(table))'\(tried)", io: &io)
             return ExitCode.failure
         }
         io.stdout.write(value + "\n")

@@ -82,11 +82,12 @@ struct LintCommand: Command {
             }
             text += LintCommand.line(diagnostic, path: file.path) + "\n"
         }
+        let path = DisplayText.escaped(file.path)
         if let count = hidden[.missingKey] {
-            text += "\(file.path): warning: ...and \(count) more missing \(count == 1 ? "key" : "keys")\n"
+            text += "\(path): warning: ...and \(count) more missing \(count == 1 ? "key" : "keys")\n"
         }
         if let count = hidden[.extraKey] {
-            text += "\(file.path): warning: ...and \(count) more \(count == 1 ? "key" : "keys") "
+            text += "\(path): warning: ...and \(count) more \(count == 1 ? "key" : "keys") "
                 + "not in the development language (\(developmentLanguage))\n"
         }
         return text
@@ -97,8 +98,10 @@ struct LintCommand: Command {
         if diagnostic.kind == .parseError, let location = diagnostic.location {
             return ParseError(diagnostic.message, line: location.line, column: location.column).formatted(file: path)
         }
-        let place = diagnostic.location.map { "\(path):\($0.line):\($0.column)" } ?? path
-        return "\(place): \(diagnostic.severity.rawValue): \(diagnostic.message)"
+        let shownPath = DisplayText.escaped(path)
+        let place = diagnostic.location.map { "\(shownPath):\($0.line):\($0.column)" } ?? shownPath
+        let message = DisplayText.escaped(diagnostic.message, keepingBackslashes: true)
+        return "\(place): \(diagnostic.severity.rawValue): \(message)"
     }
 
     /// `3 files, 120 keys, 0 errors, 2 warnings`.

@@ -142,7 +142,7 @@ struct Linter {
             let first = duplicate.first.map { " (first defined at \($0))" } ?? ""
             file.diagnostics.append(Diagnostic(
                 severity: .warning, kind: .duplicateKey, location: duplicate.duplicate,
-                message: "duplicate key '\(Linter.printable(duplicate.key))'\(first); the last value wins",
+                message: "duplicate key '\(DisplayText.escaped(duplicate.key))'\(first); the last value wins",
                 key: duplicate.key))
         }
         if table.isEmpty {
@@ -172,19 +172,19 @@ struct Linter {
                   let referenceTable = files[reference.index].table else {
                 continue
             }
-            let referenceName = "\(reference.place.folder)/\(reference.place.table).strings"
+            let referenceName = DisplayText.escaped("\(reference.place.folder)/\(reference.place.table).strings")
             for member in members where !member.place.isLanguage(developmentLanguage) {
                 guard let table = files[member.index].table else { continue }
                 for entry in referenceTable.entries where table[entry.key] == nil {
                     files[member.index].diagnostics.append(Diagnostic(
                         severity: .warning, kind: .missingKey,
-                        message: "key '\(Linter.printable(entry.key))' is missing (present in \(referenceName))",
+                        message: "key '\(DisplayText.escaped(entry.key))' is missing (present in \(referenceName))",
                         key: entry.key))
                 }
                 for entry in table.entries where referenceTable[entry.key] == nil {
                     files[member.index].diagnostics.append(Diagnostic(
                         severity: .warning, kind: .extraKey, location: entry.location,
-                        message: "key '\(Linter.printable(entry.key))' is not in the development language "
+                        message: "key '\(DisplayText.escaped(entry.key))' is not in the development language "
                             + "(\(developmentLanguage))",
                         key: entry.key))
                 }
@@ -195,29 +195,5 @@ struct Linter {
     private struct BundleGroup: Hashable {
         var root: String
         var table: String
-    }
-
-    /// The key with control characters escaped, so one diagnostic stays on one line.
-    static func printable(_ key: String) -> String {
-        guard key.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return key }
-        var result = ""
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\U" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-}
-
-extension String {
-    /// The string with `0`s in front up to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: Swift.max(0, width - count)) + self
     }
 }

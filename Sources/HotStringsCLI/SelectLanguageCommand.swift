@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import StringsFormat
 
 /// `hotstrings select-language LANG`: selects the app language every subscriber follows.
 struct SelectLanguageCommand: Command {
@@ -42,7 +43,9 @@ struct SelectLanguageCommand: Command {
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         switch client.send(.selectLanguage(language), io: &io) {
         case .result(let result):
-            if let selected = result["selected"]?.stringValue { io.stdout.write(selected + "\n") }
+            if let selected = result["selected"]?.stringValue {
+                io.stdout.write(DisplayText.escaped(selected) + "\n")
+            }
             return ExitCode.success
         case .refused(let error):
             return ClientOptions.report(error, io: &io)

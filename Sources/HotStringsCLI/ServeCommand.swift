@@ -3,6 +3,7 @@ import HotStringsProtocol
 import HotStringsServer
 import HotStringsService
 import LinuxSystem
+import StringsFormat
 
 /// `hotstrings serve [BUNDLE]`: the daemon.
 struct ServeCommand: Command {
@@ -101,7 +102,8 @@ struct ServeCommand: Command {
         do {
             return try Server.run(configuration)
         } catch {
-            io.stderr.write("hotstrings serve: error: \(error)\n")
+            let message = DisplayText.escaped("\(error)", keepingBackslashes: true)
+            io.stderr.write("hotstrings serve: error: \(message)\n")
             return ExitCode.failure
         }
     }

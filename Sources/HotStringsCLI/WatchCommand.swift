@@ -4,6 +4,7 @@ import HotStringsService
 import Dispatch
 import Foundation
 import LinuxSystem
+import StringsFormat
 import StringsStore
 
 /// `hotstrings watch BUNDLE`: the watcher and the store in this process, events as JSON lines.
@@ -48,7 +49,7 @@ struct WatchCommand: Command {
         do {
             watcher = try BundleWatcher(root: bundle, options: options.watcher)
         } catch {
-            io.stderr.write("hotstrings watch: error: cannot watch \(bundle): \(error)\n")
+            io.stderr.write("hotstrings watch: error: cannot watch \(DisplayText.escaped(bundle)): \(error)\n")
             return ExitCode.failure
         }
         let store = StringsStore(developmentLanguage: options.developmentLanguage)

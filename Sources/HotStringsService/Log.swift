@@ -1,7 +1,11 @@
 import LinuxSystem
+import StringsFormat
 import Synchronization
 
 /// The daemon's log: one line per event worth knowing, on standard error, filtered by level.
+///
+/// Every message is made one line that a terminal only displays (`DisplayText`): a name from the bundle or the
+/// command line holding a newline or an escape sequence cannot forge a second line or drive the terminal.
 package enum Log {
     /// How much to log.
     package enum Level: Int, Sendable, Comparable, CaseIterable {
@@ -28,7 +32,7 @@ package enum Log {
 
     private static func write(_ level: Level, _ message: () -> String) {
         guard level.rawValue >= threshold.load(ordering: .relaxed) else { return }
-        let line = "hotstrings: \(level): \(message())\n"
+        let line = "hotstrings: \(level): \(DisplayText.escaped(message(), keepingBackslashes: true))\n"
         _ = try? Descriptor.write(Array(line.utf8), to: 2)
     }
 }

@@ -3,10 +3,19 @@
 /// A key, a value or a file name may hold a newline (which would forge a second log line), an escape sequence
 /// (which a terminal would obey) or a bidirectional override (which reorders what a reader sees). Each such
 /// character is written as an escape instead: `\n`, `\r`, `\t`, `\\`, and `\u{1B}` for the rest.
+///
+/// This is the one escaping of names and file text for people to read: problems, logs, the command line's text
+/// output. (JSON output has JSON's own escapes.)
 package enum DisplayText {
     /// `text` with every control, line or paragraph separator and bidirectional control escaped, and cut after
     /// `limit` characters with `…`.
-    package static func escaped(_ text: some StringProtocol, limit: Int = .max) -> String {
+    ///
+    /// `keepingBackslashes` leaves `\` as it is: for a whole line assembled from parts that were escaped already
+    /// (a `FileProblem`'s description), where escaping again would double their backslashes. Such a line still
+    /// cannot break in two or reach the terminal's escape sequences.
+    package static func escaped(
+        _ text: some StringProtocol, limit: Int = .max, keepingBackslashes: Bool = false
+    ) -> String {
         var result = ""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -19,7 +28,7 @@ package enum DisplayText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case "\\": result += "\\\\"
+            case "\\" where !keepingBackslashes: result += "\\\\"
             case _ where needsEscape(scalar):
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default:

@@ -25,6 +25,10 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `12:7: error: reason`.
     public var description: String { "\(line):\(column): error: \(reason)" }
 
-    /// `path:12:7: error: reason`, the compiler-style line for `path`.
-    public func formatted(file path: String) -> String { "\(path):\(line):\(column): error: \(reason)" }
+    /// `path:12:7: error: reason`, the compiler-style line for `path`, made one line for a terminal: control
+    /// characters in the path escaped, and in the reason (whose quoted keys are escaped already).
+    public func formatted(file path: String) -> String {
+        let reason = DisplayText.escaped(reason, keepingBackslashes: true)
+        return "\(DisplayText.escaped(path)):\(line):\(column): error: \(reason)"
+    }
 }

@@ -1,3 +1,4 @@
+import HotStringsProtocol
 import Testing
 @testable import HotStringsCLI
 
@@ -29,6 +30,14 @@ struct ClientTextTests {
         (#"{"event":"resync","epoch":1,"seq":6,"reason":"overflow"}"#, ["resync overflow"]),
         (#"{"event":"future","epoch":1,"seq":7,"detail":[1,2]}"#, [#"future {"detail":[1,2]}"#]),
         ("not json", ["not json"]),
+        // Names from the bundle are shown escaped: an escape sequence in a table name, a newline in a file name.
+        (#"{"event":"reload","epoch":1,"seq":3,"changes":[{"language":"de","table":"Red\u001b[31m","#
+            + #""kind":"updated","added":{},"changed":{},"removed":["k"]}]}"#,
+         [#"reload de/Red\u{1B}[31m: -k"#]),
+        (#"{"event":"error","epoch":1,"seq":4,"file":"de.lproj/Evil\nhotstrings: info: FORGED.strings","#
+            + #""line":1,"column":2,"message":"expected '='"}"#,
+         [#"error de.lproj/Evil\nhotstrings: info: FORGED.strings:1:2: expected '='"#]),
+        ("not json\u{1B}[2J", [#"not json\u{1B}[2J"#]),
     ])
     func eventsReadAsOneLinePerTableOrEvent(line: String, expected: [String]) {
         #expect(ClientText.event(line: Array(line.utf8)) == expected)
@@ -49,5 +58,12 @@ struct ClientTextTests {
     ])
     func keysAreQuotedOnlyWhenTheyWouldBeAmbiguous(key: String, expected: String) {
         #expect(ClientText.key(key) == expected)
+    }
+
+    @Test func languagesShowTableNamesEscaped() throws {
+        let result = #"{"languages":[{"language":"de","tables":{"Red\u001b[31m":1}}],"selected":null,"#
+            + #""developmentLanguage":"en"}"#
+        let value = try JSONValue(parsing: Array(result.utf8))
+        #expect(ClientText.languages(value) == "de  Red\\u{1B}[31m 1 key\n")
     }
 }

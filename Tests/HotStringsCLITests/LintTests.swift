@@ -19,6 +19,16 @@ struct LintTests {
         }
     }
 
+    /// A file name holding a newline is shown escaped: each diagnostic stays one line (issue 10, finding 7).
+    @Test func fileNamesAreShownEscaped() throws {
+        try withFiles(["Bad\nname.strings": "\"c\" = ;\n"]) { root in
+            let result = run(["lint", root])
+            #expect(result.code == 1)
+            #expect(result.lines.count == 2, "\(result.lines)")
+            #expect(result.lines.first?.hasPrefix("\(root)/Bad\\nname.strings:1:") == true, "\(result.lines)")
+        }
+    }
+
     @Test func duplicateKeyIsAWarningNamingBothPlaces() throws {
         try withFiles(["dup.strings": "\"a\" = \"1\";\n\"b\" = \"2\";\n  \"a\" = \"3\";\n"]) { root in
             let result = run(["lint", "\(root)/dup.strings"])
