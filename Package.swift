@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "StringsFormat", swiftSettings: strict),
         .target(name: "CLinuxShims"),
         .target(name: "LinuxSystem", dependencies: ["CLinuxShims"], swiftSettings: strict),
-        .target(name: "HotStringsProtocol", swiftSettings: strict),
+        .target(name: "HotStringsProtocol", dependencies: ["StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsClient", dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsFormat"],
             swiftSettings: strict

@@ -25,6 +25,14 @@ if [ -n "${FUZZ_REV:-}" ]; then
 else
     cp "$root"/Sources/HotStringsProtocol/*.swift "$snapshot"/
 fi
+# The protocol reads JSON with StringsFormat's scanner: compile it into the same module, without the import.
+if [ -n "${FUZZ_REV:-}" ]; then
+    git -C "$root" show "$FUZZ_REV:Sources/StringsFormat/JSONScanner.swift" >"$snapshot/JSONScanner.swift" 2>/dev/null || true
+else
+    cp "$root"/Sources/StringsFormat/JSONScanner.swift "$snapshot"/
+fi
+sed -i '/^import StringsFormat$/d' "$snapshot"/*.swift
+sed -i 's/^package typealias JSONSyntaxError = StringsFormat.JSONSyntaxError$//' "$snapshot"/*.swift
 cp "$here"/*.swift "$snapshot"/
 cp "$root"/Fuzz/shared/*.swift "$snapshot"/
 linker=()
