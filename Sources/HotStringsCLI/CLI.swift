@@ -11,8 +11,8 @@ package enum CLI {
     static var commands: [any Command.Type] {
         [
             ServeCommand.self, SubscribeCommand.self, GetCommand.self, TableCommand.self, LanguagesCommand.self,
-            SelectLanguageCommand.self, StatusCommand.self, LintCommand.self, DumpCommand.self, WatchCommand.self,
-            DemoCommand.self,
+            SelectLanguageCommand.self, StatusCommand.self, LintCommand.self, DumpCommand.self, CompileCommand.self,
+            WatchCommand.self, DemoCommand.self,
         ]
     }
 

@@ -1,21 +1,26 @@
 import StringsFormat
 
-/// `hotstrings dump FILE`: one `.strings` table as JSON, keys in source order.
+/// `hotstrings dump FILE`: one `.strings` table as JSON, keys in source order; a String Catalog per language.
 struct DumpCommand: Command {
     static let spec = CommandSpec(
         name: "dump",
-        abstract: "Print a .strings table as JSON, keys in source order.",
+        abstract: "Print a .strings table, or a String Catalog per language, as JSON.",
         discussion: """
             The output is one JSON object, pretty-printed with a two-space indent like \
             'plutil -convert json -r', with the keys in the order the file writes them. A key written twice \
             keeps its first place and its last value, as CoreFoundation reads it. With --comments each value \
             becomes {"value": ..., "comment": ...}, the comment left out when the entry has none.
+
+            A String Catalog (*.xcstrings) prints one object per language, {"language": {"key": value}}, \
+            or only the object of --language: what Xcode's build makes of it, keys in catalog order, a plain \
+            text as a string and a plural or device rule as its .stringsdict dictionary.
             """,
         arguments: [
-            ArgumentSpec(name: "file", help: "The .strings file to read; '-' reads standard input."),
+            ArgumentSpec(name: "file", help: "The .strings or .xcstrings file to read; '-' reads standard input."),
         ],
         options: [
             .flag("comments", help: "Print each entry's translator comment next to its value."),
+            .value("language", valueName: "language", help: "For a catalog, print this language only."),
         ],
         exitCodes: [
             (ExitCode.success, "The table was printed."),
@@ -26,10 +31,15 @@ struct DumpCommand: Command {
 
     var path: String
     var includesComments: Bool
+    var language: String?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         path = arguments.positionals[0]
         includesComments = arguments.flag("comments")
+        language = arguments.value("language")
+        if language != nil, !path.hasSuffix(".xcstrings") {
+            throw UsageError("--language is for String Catalogs (.xcstrings)")
+        }
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
@@ -41,6 +51,7 @@ struct DumpCommand: Command {
             io.stderr.write("\(DisplayText.escaped(name)): error: \(FileSystemError.reason(for: error))\n")
             return ExitCode.failure
         }
+        if path.hasSuffix(".xcstrings") { return dumpCatalog(bytes, name: name, io: &io) }
         let table: StringsTable
         do throws(ParseError) {
             table = try StringsFile.parse(bytes)

@@ -5,7 +5,7 @@ import StringsFormat
 struct LintCommand: Command {
     static let spec = CommandSpec(
         name: "lint",
-        abstract: "Check .strings files for errors, duplicates and missing translations.",
+        abstract: "Check .strings files and String Catalogs for errors, duplicates and missing translations.",
         discussion: """
             Each file is parsed the way CoreFoundation reads it; problems are printed compiler-style \
             (path:line:column: error: reason), then a summary line. Folders are searched recursively for \
@@ -15,9 +15,15 @@ struct LintCommand: Command {
             the development language: keys missing from a translation and keys only a translation has are \
             warnings. Base.lproj is not compared, nor is a root without the development language. The text \
             output lists at most \(LintCommand.keyWarningLimit) such keys per file and kind; --json lists all.
+
+            String Catalogs (*.xcstrings) are checked per language: a plural group without 'other' is an \
+            error; categories the language needs but lacks, and categories it never uses ('zero' aside, \
+            which applies to 0 in every language), are warnings; so is each language's count of strings \
+            that are new, need review or are stale.
             """,
         arguments: [
-            ArgumentSpec(name: "path", help: "A .strings file, or a folder to search.", isRepeating: true),
+            ArgumentSpec(name: "path", help: "A .strings or .xcstrings file, or a folder to search.",
+                         isRepeating: true),
         ],
         options: [
             .value("development-language", valueName: "language", default: "en",

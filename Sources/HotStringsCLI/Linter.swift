@@ -10,6 +10,10 @@ struct Diagnostic: Sendable, Equatable {
     /// What the finding is about; the text output caps the long per-key kinds.
     enum Kind: Sendable, Equatable {
         case unreadable, parseError, duplicateKey, emptyFile, missingKey, extraKey
+        /// A catalog's plural group lacks or has categories the language does not expect.
+        case pluralCategory
+        /// A catalog language's count of `new`, `needs_review` and `stale` strings.
+        case translationState
     }
 
     var severity: Severity
@@ -18,6 +22,14 @@ struct Diagnostic: Sendable, Equatable {
     var message: String
     /// The key the finding is about, if any.
     var key: String?
+}
+
+extension Diagnostic {
+    /// The error of a file that does not parse, at its place.
+    init(_ error: ParseError) {
+        self.init(severity: .error, kind: .parseError, location: SourceLocation(line: error.line, column: error.column),
+                  message: error.reason)
+    }
 }
 
 /// Where a file sits in a localization bundle: `<root>/<language>.lproj/<table>.strings`.
@@ -73,6 +85,8 @@ struct LintedFile: Sendable {
     var place: BundlePlace?
     /// The parsed table; `nil` when the file could not be read or parsed.
     var table: StringsTable?
+    /// The parsed String Catalog, for a `.xcstrings` file.
+    var catalog: StringCatalog?
     var diagnostics: [Diagnostic] = []
 }
 
@@ -80,7 +94,7 @@ struct LintedFile: Sendable {
 struct LintReport: Sendable {
     var files: [LintedFile]
 
-    var keyCount: Int { files.reduce(0) { $0 + ($1.table?.count ?? 0) } }
+    var keyCount: Int { files.reduce(0) { $0 + ($1.table?.count ?? $1.catalog?.entries.count ?? 0) } }
     var errorCount: Int { count(.error) }
     var warningCount: Int { count(.warning) }
 
@@ -127,14 +141,13 @@ struct Linter {
 
     /// Parses bytes read from `path`.
     func lint(_ bytes: [UInt8], path: String) -> LintedFile {
+        if path.hasSuffix(".xcstrings") { return CatalogLinter.lint(bytes, path: path) }
         var file = LintedFile(path: path, place: BundlePlace(path: path))
         let table: StringsTable
         do throws(ParseError) {
             table = try StringsFile.parse(bytes)
         } catch {
-            let location = SourceLocation(line: error.line, column: error.column)
-            file.diagnostics.append(Diagnostic(severity: .error, kind: .parseError, location: location,
-                                               message: error.reason))
+            file.diagnostics.append(Diagnostic(error))
             return file
         }
         file.table = table

@@ -42,9 +42,14 @@ package struct JSONScanner {
     /// How many containers are open.
     package private(set) var depth = 0
 
-    /// Starts reading at the beginning of `bytes`.
-    package init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// Whether the caller has checked that all of `bytes` is valid UTF-8, so strings need no check of their own.
+    let isValidUTF8: Bool
+
+    /// Starts reading at the beginning of `bytes`; `isValidUTF8` says the caller has validated them all
+    /// (one pass over the file is cheaper than one check per string).
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool = false) {
         self.bytes = bytes
+        self.isValidUTF8 = isValidUTF8
     }
 
     /// An error at the current offset.
@@ -58,6 +63,11 @@ package struct JSONScanner {
         return index < bytes.count ? bytes[index] : nil
     }
 
+    /// Moves the cursor `count` bytes on, past something the caller has checked (a byte order mark).
+    package mutating func skip(_ count: Int) {
+        index = min(index + count, bytes.count)
+    }
+
     /// Checks that only whitespace is left.
     package mutating func finish() throws(JSONSyntaxError) {
         skipWhitespace()
@@ -65,13 +75,22 @@ package struct JSONScanner {
     }
 
     mutating func skipWhitespace() {
-        while index < bytes.count {
+        let count = bytes.count
+        while index < count {
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
+                // Pretty-printed JSON (a String Catalog) is mostly indentation: skip it eight spaces at a time.
+                while index + 8 <= count,
+                      UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self) == Self.eightSpaces {
+                    index += 8
+                }
             default: return
             }
         }
     }
+
+    private static let eightSpaces: UInt64 = 0x2020_2020_2020_2020
 
     // MARK: Containers
 
@@ -191,10 +210,11 @@ package struct JSONScanner {
             let byte = bytes[index]
             if byte == Self.quote {
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                if isValidUTF8 { return String(decoding: raw, as: UTF8.self) }
                 guard let string = String(validating: raw, as: UTF8.self) else {
                     throw JSONSyntaxError("invalid UTF-8 in string", offset: start)
                 }
-                index += 1
                 return string
             }
             if byte == Self.backslash { break }

@@ -32,3 +32,59 @@ public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         return "\(DisplayText.escaped(path)):\(line):\(column): error: \(reason)"
     }
 }
+
+extension ParseError {
+    /// The line and column (in Unicode scalars, both 1-based) of byte `offset` in UTF-8 `bytes`.
+    ///
+    /// - Complexity: O(offset); call it once, for the error.
+    static func location(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+        var counter = LineCounter()
+        let location = counter.location(of: offset, in: bytes)
+        return (location.line, location.column)
+    }
+}
+
+/// Counts lines and columns (in Unicode scalars, both 1-based) through UTF-8 text, on from the last offset it
+/// was asked for, so a reader that asks for growing offsets counts through its input once.
+struct LineCounter {
+    private var offset = 0
+    private var line = 1
+    private var column = 1
+
+    /// The place of byte `target` (offsets asked for must not go back).
+    ///
+    /// - Complexity: O(n) in the bytes counted through; line breaks are counted eight bytes at a time, and
+    ///   columns only on the last line.
+    mutating func location(of target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceLocation {
+        let end = min(target, bytes.count)
+        guard end > offset, let base = bytes.baseAddress else { return SourceLocation(line: line, column: column) }
+        var lineStart = end
+        while lineStart > offset, base[lineStart - 1] != 0x0A { lineStart -= 1 }
+        if lineStart > offset {
+            line += Self.lineFeeds(in: base, from: offset, to: lineStart)
+            column = 1
+        }
+        for index in lineStart..<end where base[index] & 0xC0 != 0x80 { column += 1 }
+        offset = end
+        return SourceLocation(line: line, column: column)
+    }
+
+    /// The number of LF bytes in `base[start..<end]`.
+    private static func lineFeeds(in base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var count = 0
+        var index = start
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while index + 8 <= end {
+            // Exact per byte: the high bit of each byte of `mask` is set where the byte is LF.
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+            let mask = ~(((word & lows) &+ lows) | word | lows)
+            count += mask.nonzeroBitCount
+            index += 8
+        }
+        while index < end {
+            if base[index] == 0x0A { count += 1 }
+            index += 1
+        }
+        return count
+    }
+}

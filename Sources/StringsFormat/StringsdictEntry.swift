@@ -5,6 +5,11 @@ public struct StringsdictEntry: Sendable, Hashable {
     public var format: String
     /// The variables by name.
     public var variables: [String: Variable]
+    /// `NSStringDeviceSpecificRuleType` written on the entry itself (Apple's device-specific strings, and what
+    /// Xcode compiles a catalog's device variations to): an entry per device (`iphone`, `mac`, `other` …), a
+    /// plain text being an entry without variables. When it is not empty, the device's entry is formatted and
+    /// `format` and `variables` are unused.
+    public var devices: [String: StringsdictEntry] = [:]
 
     /// A variable and the rule that picks its text.
     public enum Variable: Sendable, Hashable {
@@ -29,6 +34,10 @@ public struct StringsdictEntry: Sendable, Hashable {
         guard let dictionary = value.dictionaryValue else {
             throw FormatError("entry '\(key)' is \(value.kind), not a dictionary")
         }
+        if let devices = dictionary["NSStringDeviceSpecificRuleType"] {
+            try self.init(key: key, devices: devices)
+            return
+        }
         guard let format = dictionary["NSStringLocalizedFormatKey"]?.stringValue else {
             throw FormatError("entry '\(key)' has no NSStringLocalizedFormatKey string")
         }
@@ -38,6 +47,20 @@ public struct StringsdictEntry: Sendable, Hashable {
             variables[name] = try Self.variable(rule, entry: key, name: name)
         }
         self.init(format: format, variables: variables)
+    }
+
+    private init(key: String, devices: PropertyListValue) throws(FormatError) {
+        guard let cases = devices.dictionaryValue else {
+            throw FormatError("entry '\(key)': NSStringDeviceSpecificRuleType is \(devices.kind), not a dictionary")
+        }
+        self.init(format: "", variables: [:])
+        for (device, value) in cases {
+            if let text = value.stringValue {
+                self.devices[device] = StringsdictEntry(format: text, variables: [:])
+            } else {
+                self.devices[device] = try StringsdictEntry(key: "\(key)' device '\(device)", value)
+            }
+        }
     }
 
     /// Reads every entry of a `.stringsdict` whose top object is a dictionary of entries.
@@ -87,5 +110,35 @@ public struct StringsdictEntry: Sendable, Hashable {
         default:
             throw FormatError("entry '\(entry)', variable '\(name)': unknown NSStringFormatSpecTypeKey '\(type ?? "")'")
         }
+    }
+}
+
+extension StringsdictEntry {
+    /// The entry's dictionary as a `.stringsdict` holds it (what `init(key:_:)` reads back).
+    public var propertyList: PropertyListValue {
+        if !devices.isEmpty {
+            let cases = devices.mapValues { variant in
+                variant.variables.isEmpty && variant.devices.isEmpty ? .string(variant.format) : variant.propertyList
+            }
+            return .dictionary(["NSStringDeviceSpecificRuleType": .dictionary(cases)])
+        }
+        var members: [String: PropertyListValue] = ["NSStringLocalizedFormatKey": .string(format)]
+        for (name, variable) in variables {
+            var rule: [String: PropertyListValue]
+            switch variable {
+            case .plural(let valueType, let forms):
+                rule = ["NSStringFormatSpecTypeKey": .string("NSStringPluralRuleType")]
+                if !valueType.isEmpty { rule["NSStringFormatValueTypeKey"] = .string(valueType) }
+                for (category, text) in forms { rule[category.rawValue] = .string(text) }
+            case .variableWidth(let widths):
+                rule = ["NSStringFormatSpecTypeKey": .string("NSStringVariableWidthRuleType")]
+                for (width, text) in widths { rule[String(width)] = .string(text) }
+            case .deviceSpecific(let texts):
+                rule = ["NSStringFormatSpecTypeKey": .string("NSStringDeviceSpecificRuleType")]
+                for (device, text) in texts { rule[device] = .string(text) }
+            }
+            members[name] = .dictionary(rule)
+        }
+        return .dictionary(members)
     }
 }

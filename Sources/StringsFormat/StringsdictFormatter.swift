@@ -7,7 +7,8 @@
 ///   language, and a missing category falls back to `other` (an error when `other` is missing too);
 /// - variable width: the text of the largest width not above `width`; the smallest width when all are
 ///   wider; the largest when `width` is `nil`;
-/// - device specific: the text for `device`, else `other`, else the first device in alphabetical order.
+/// - device specific: the text for `device`, else `other`, else the first device in alphabetical order; the
+///   same for an entry whose devices are written on the entry itself (`StringsdictEntry.devices`).
 ///
 /// The picked text is formatted in place: its unpositioned ordinary specifiers (`%d`, `%@`) print the
 /// variable's own argument, and its own `%#@other@` variables take further arguments. Ordinary specifiers
@@ -30,6 +31,11 @@ public struct StringsdictFormatter: Sendable {
     public func format(_ entry: StringsdictEntry, language: String, arguments: [FormatArgument])
         throws(FormatError) -> String
     {
+        if !entry.devices.isEmpty {
+            // Not empty, so there is a first device.
+            let picked = entry.devices[device] ?? entry.devices["other"] ?? entry.devices.min { $0.key < $1.key }!.value
+            return try format(picked, language: language, arguments: arguments)
+        }
         var printf = PrintfFormatter(arguments: arguments) { (name, argument) throws(FormatError) in
             guard let variable = entry.variables[name] else {
                 throw FormatError("variable '%#@\(name)@' is not defined in the entry")

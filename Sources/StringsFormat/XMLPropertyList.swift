@@ -34,22 +34,6 @@ public enum XMLPropertyList {
         }
         return try result.get()
     }
-
-    /// The line and column (in Unicode scalars, both 1-based) of byte `offset` in `bytes`.
-    static func location(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        for index in 0..<min(offset, bytes.count) {
-            let byte = bytes[index]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
-    }
 }
 
 /// The reader's state: the input, the position and the stack of open containers.
@@ -274,7 +258,7 @@ struct XMLPropertyListReader {
         let nameStart = position
         while position < bytes.count, isNameByte(bytes[position]) { position += 1 }
         guard position > nameStart else { throw error("expected an element name after '<'", at: start) }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<position]), as: UTF8.self)
+        let name = Self.elementName(UnsafeBufferPointer(rebasing: bytes[nameStart..<position]))
         while true {
             guard position < bytes.count else { throw error("the input ends inside the tag <\(name)", at: start) }
             switch bytes[position] {
@@ -297,8 +281,21 @@ struct XMLPropertyListReader {
 
     /// Reads character data up to `</name>`, expanding entities and CDATA sections.
     private mutating func readText(closing name: String) throws(ParseError) -> String {
-        var text: [UInt8] = []
         let start = position
+        while position < bytes.count, bytes[position] != UInt8(ascii: "<"), bytes[position] != UInt8(ascii: "&") {
+            position += 1
+        }
+        // Most texts are one run of characters up to their closing tag: made into a string straight from the
+        // input, without a copy in between.
+        if position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "/") {
+            let end = position
+            let tag = try readTag()
+            guard tag.name == name else {
+                throw error("\(tag) inside <\(name)> (text cannot hold elements)", at: end)
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
+        var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
         while true {
             let chunkStart = position
             while position < bytes.count, bytes[position] != UInt8(ascii: "<"), bytes[position] != UInt8(ascii: "&") {
@@ -385,6 +382,22 @@ struct XMLPropertyListReader {
         return (0..<length).allSatisfy { bytes[position + $0] == prefix.utf8Start[$0] }
     }
 
+    private static let elementNames: [(bytes: StaticString, name: String)] = [
+        ("plist", "plist"), ("dict", "dict"), ("array", "array"), ("key", "key"), ("string", "string"),
+        ("integer", "integer"), ("real", "real"), ("true", "true"), ("false", "false"), ("date", "date"),
+        ("data", "data"),
+    ]
+
+    /// The name of an element: one of the property list's own names (a literal, nothing to decode or allocate),
+    /// else decoded from the bytes.
+    private static func elementName(_ name: UnsafeBufferPointer<UInt8>) -> String {
+        candidates: for known in elementNames where known.bytes.utf8CodeUnitCount == name.count {
+            for index in 0..<name.count where known.bytes.utf8Start[index] != name[index] { continue candidates }
+            return known.name
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+
     private func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
@@ -397,7 +410,7 @@ struct XMLPropertyListReader {
     }
 
     private func error(_ reason: String, at offset: Int) -> ParseError {
-        let (line, column) = XMLPropertyList.location(of: offset, in: bytes)
+        let (line, column) = ParseError.location(of: offset, in: bytes)
         return ParseError("XML property list: \(reason)", line: line, column: column, byteOffset: offset)
     }
 }

@@ -63,7 +63,8 @@ struct ParseSuite: BenchmarkSuite {
 
         let report = ParseReport(corpus: corpus, iterations: iterations, results: results)
         print(report.table)
-        try StringsdictParseBenchmark.run(corpus: corpus, iterations: iterations)
+        try CorpusFormatBenchmark.runStringsdict(corpus: corpus, iterations: iterations)
+        try CorpusFormatBenchmark.runCatalogs(corpus: corpus, iterations: iterations)
         if let jsonPath {
             let data = try report.json()
             if jsonPath == "-" {

@@ -1,0 +1,114 @@
+import StringsFormat
+
+/// Lints a String Catalog: its syntax, the plural categories of each language, and how many strings are
+/// `new`, `needs_review` or `stale`.
+struct CatalogLinter {
+    /// Parses the bytes of `path` and checks every language.
+    static func lint(_ bytes: [UInt8], path: String) -> LintedFile {
+        var file = LintedFile(path: path, place: nil)
+        let catalog: StringCatalog
+        do throws(ParseError) {
+            catalog = try StringCatalog.parse(bytes)
+        } catch {
+            file.diagnostics.append(Diagnostic(error))
+            return file
+        }
+        file.catalog = catalog
+        for entry in catalog.entries {
+            for (language, localization) in entry.localizations.sorted(by: { $0.key < $1.key }) {
+                for (name, forms) in pluralGroups(localization) {
+                    file.diagnostics += pluralDiagnostics(forms.keys, language: language, group: name, entry: entry)
+                }
+            }
+        }
+        for (language, counts) in stateCounts(catalog) {
+            let parts = [(StringCatalog.StringUnit.State.new, "new"), (.needsReview, "needs review"), (.stale, "stale")]
+                .compactMap { state, words in counts[state].map { "\($0) \(words) (\(state))" } }
+            guard !parts.isEmpty else { continue }
+            file.diagnostics.append(Diagnostic(
+                severity: .warning, kind: .translationState,
+                message: "language '\(language)': " + parts.joined(separator: ", ")))
+        }
+        if catalog.entries.isEmpty {
+            file.diagnostics.append(Diagnostic(severity: .warning, kind: .emptyFile, message: "catalog has no strings"))
+        }
+        return file
+    }
+
+    /// The string units of each language by state (`new`, `needs_review`, `stale` only), languages sorted.
+    static func stateCounts(_ catalog: StringCatalog) -> [(String, [StringCatalog.StringUnit.State: Int])] {
+        var counts: [String: [StringCatalog.StringUnit.State: Int]] = [:]
+        func count(_ localization: StringCatalog.Localization, _ language: String) {
+            if let state = localization.stringUnit?.state, state == .new || state == .needsReview || state == .stale {
+                counts[language, default: [:]][state, default: 0] += 1
+            }
+            for variant in localization.variations?.cases ?? [] { count(variant, language) }
+            for substitution in localization.substitutions.values {
+                for variant in substitution.variations?.cases ?? [] { count(variant, language) }
+            }
+        }
+        for entry in catalog.entries {
+            for (language, localization) in entry.localizations { count(localization, language) }
+        }
+        return counts.sorted { $0.key < $1.key }
+    }
+
+    /// Every plural group of a localization (its own plural variations, nested ones inside device cases, and
+    /// each substitution's), named for messages.
+    static func pluralGroups(_ localization: StringCatalog.Localization)
+        -> [(name: String, forms: [PluralCategory: StringCatalog.Localization])]
+    {
+        var groups: [(String, [PluralCategory: StringCatalog.Localization])] = []
+        switch localization.variations {
+        case .plural(let cases)?: groups.append(("plural variations", cases))
+        case .device(let cases)?:
+            for (device, variant) in cases.sorted(by: { $0.key < $1.key }) {
+                if case .plural(let forms)? = variant.variations {
+                    groups.append(("plural variations of device '\(device)'", forms))
+                }
+            }
+        case nil: break
+        }
+        for (name, substitution) in localization.substitutions.sorted(by: { $0.key < $1.key }) {
+            if case .plural(let forms)? = substitution.variations { groups.append(("substitution '\(name)'", forms)) }
+        }
+        return groups
+    }
+
+    /// A missing `other` is an error; categories `language` needs but lacks, and categories it never uses
+    /// (but `zero`, which Apple applies to 0 in every language), are warnings.
+    static func pluralDiagnostics(_ present: some Collection<PluralCategory>, language: String, group: String,
+                                  entry: StringCatalog.Entry) -> [Diagnostic]
+    {
+        let key = Linter.printable(entry.key)
+        let used = PluralRules.categories(language: language)
+        let present = Set(present)
+        var diagnostics: [Diagnostic] = []
+        if !present.contains(.other) {
+            diagnostics.append(Diagnostic(
+                severity: .error, kind: .pluralCategory, location: entry.location,
+                message: "key '\(key)', language '\(language)': \(group) have no 'other' form", key: entry.key))
+        }
+        let missing = used.filter { !present.contains($0) && $0 != .other }
+        let unused = present.sorted().filter { !used.contains($0) && $0 != .zero }
+        let findings = [(missing, "lack", "which the language uses"), (unused, "have", "which the language never uses")]
+        for (categories, verb, clause) in findings where !categories.isEmpty {
+            diagnostics.append(Diagnostic(
+                severity: .warning, kind: .pluralCategory, location: entry.location,
+                message: "key '\(key)', language '\(language)': \(group) \(verb) "
+                    + categories.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ", \(clause)",
+                key: entry.key))
+        }
+        return diagnostics
+    }
+}
+
+extension StringCatalog.Variations {
+    /// The cases, whatever they vary by.
+    var cases: [StringCatalog.Localization] {
+        switch self {
+        case .plural(let cases): Array(cases.values)
+        case .device(let cases): Array(cases.values)
+        }
+    }
+}

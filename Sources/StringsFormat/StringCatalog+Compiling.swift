@@ -1,0 +1,257 @@
+/// One language of a String Catalog as Xcode's build writes it: the plain texts of `<lang>.lproj/T.strings`
+/// and the rules of `<lang>.lproj/T.stringsdict`.
+public struct CompiledCatalogLanguage: Sendable {
+    /// The language.
+    public var language: String
+    /// The keys whose text is one string, in catalog order, each with the key's comment.
+    public var strings: StringsTable
+    /// The keys whose text varies (plural, device) or has substitutions.
+    public var rules: [String: StringsdictEntry]
+
+    /// Creates a compiled language.
+    public init(language: String, strings: StringsTable = StringsTable(), rules: [String: StringsdictEntry] = [:]) {
+        self.language = language
+        self.strings = strings
+        self.rules = rules
+    }
+}
+
+extension StringCatalog {
+    /// The `.strings` values and `.stringsdict` rules Xcode's build writes for `language`.
+    ///
+    /// Every string unit is served whatever its `state`; the source language's value of a key it has no
+    /// localization for is the key. A plain string unit is a string; a localization with `variations` or
+    /// `substitutions` is a rule: plural variations become a `%#@plural@` variable of `NSStringPluralRuleType`,
+    /// device variations the entry's `NSStringDeviceSpecificRuleType` (on top, a plural inside each device),
+    /// substitutions variables named after them with `%arg` resolved to their argument. `docs/FORMAT.md`
+    /// has the details.
+    /// - Complexity: O(n) in the size of the catalog.
+    public func compiled(language: String) -> CompiledCatalogLanguage {
+        var output = CompiledCatalogLanguage(language: language)
+        for entry in entries {
+            let value: CatalogValue?
+            if let localization = entry.localizations[language] {
+                value = CatalogValue(localization)
+            } else {
+                value = language == sourceLanguage ? .text(entry.key) : nil
+            }
+            switch value {
+            case .text(let text)?:
+                output.strings.append(StringsEntry(key: entry.key, value: text, comment: entry.comment))
+            case .rule(let rule)?: output.rules[entry.key] = rule
+            case nil: break
+            }
+        }
+        return output
+    }
+}
+
+/// What one localization compiles to.
+enum CatalogValue: Hashable {
+    case text(String)
+    case rule(StringsdictEntry)
+
+    /// `nil` when the localization has no text (no string unit and no variations).
+    init?(_ localization: StringCatalog.Localization) {
+        let variables = Self.variables(localization.substitutions)
+        switch localization.variations {
+        case nil:
+            guard let text = localization.stringUnit?.value else { return nil }
+            let format = Self.positioningVariables(in: text, localization.substitutions)
+            self = variables.isEmpty ? .text(text) : .rule(StringsdictEntry(format: format, variables: variables))
+        case .plural(let cases)?:
+            let devices = Set(cases.values.flatMap { $0.variations?.deviceNames ?? [] })
+            guard devices.isEmpty else {
+                // A plural that varies by device inside: Apple's format has the device on top.
+                var entry = StringsdictEntry(format: "", variables: [:])
+                for device in devices.sorted() {
+                    let forms = cases.compactMapValues { $0.picking(device: device) }
+                    entry.devices[device] = Self.pluralEntry(forms, localization.substitutions, variables)
+                }
+                self = .rule(entry)
+                return
+            }
+            self = .rule(Self.pluralEntry(cases, localization.substitutions, variables))
+        case .device(let cases)?:
+            var entry = StringsdictEntry(format: "", variables: [:])
+            for (device, variant) in cases {
+                var variant = variant
+                variant.substitutions = localization.substitutions
+                switch CatalogValue(variant) {
+                case .text(let text)?: entry.devices[device] = StringsdictEntry(format: text, variables: [:])
+                case .rule(let rule)?: entry.devices[device] = rule
+                case nil: break
+                }
+            }
+            self = .rule(entry)
+        }
+    }
+
+    /// The name of the plural variable made for plural variations; a substitution of that name gets another.
+    static let pluralVariable = "plural"
+
+    private static func pluralEntry(_ cases: [PluralCategory: StringCatalog.Localization],
+                                    _ substitutions: [String: StringCatalog.Substitution],
+                                    _ variables: [String: StringsdictEntry.Variable]) -> StringsdictEntry
+    {
+        var forms: [PluralCategory: String] = [:]
+        for (category, form) in cases {
+            guard let text = form.stringUnit?.value else { continue }
+            forms[category] = positioningVariables(in: text, substitutions)
+        }
+        var name = pluralVariable
+        var suffix = 1
+        while variables[name] != nil {
+            name = "\(pluralVariable)_\(suffix)"
+            suffix += 1
+        }
+        // The variable takes the number the forms print: the first number specifier of `other` (else of any
+        // form), with its position when it has one.
+        let ordered = forms.sorted { $0.key == .other || ($1.key != .other && $0.key < $1.key) }
+        let specifier = ordered.lazy.compactMap { FormatSpecifiers.first(in: $0.value) }.first
+        let position = specifier?.position.map { "\($0)$" } ?? ""
+        var all = variables
+        all[name] = .plural(valueType: specifier?.valueType ?? "", forms: forms)
+        return StringsdictEntry(format: "%\(position)#@\(name)@", variables: all)
+    }
+
+    /// The substitutions as plural variables, `%arg` in their texts resolved.
+    private static func variables(_ substitutions: [String: StringCatalog.Substitution])
+        -> [String: StringsdictEntry.Variable]
+    {
+        var variables: [String: StringsdictEntry.Variable] = [:]
+        for (name, substitution) in substitutions {
+            let specifier = substitution.formatSpecifier ?? "lld"
+            let own = "%" + (substitution.argumentNumber.map { "\($0)$" } ?? "") + specifier
+            switch substitution.variations {
+            case .plural(let cases)?:
+                var forms: [PluralCategory: String] = [:]
+                for (category, form) in cases {
+                    guard let text = form.stringUnit?.value else { continue }
+                    forms[category] = FormatSpecifiers.replacingArg(in: text, with: own)
+                }
+                variables[name] = .plural(valueType: specifier, forms: forms)
+            case .device(let cases)?:
+                variables[name] = .deviceSpecific(cases.compactMapValues {
+                    $0.stringUnit.map { FormatSpecifiers.replacingArg(in: $0.value, with: own) }
+                })
+            case nil: break
+            }
+        }
+        return variables
+    }
+
+    /// `text` with each unpositioned `%#@name@` of a substitution that has an `argNum` given that position, so
+    /// the variable takes its own argument wherever the translation puts it.
+    static func positioningVariables(in text: String, _ substitutions: [String: StringCatalog.Substitution])
+        -> String
+    {
+        guard substitutions.values.contains(where: { $0.argumentNumber != nil }), text.contains("%#@") else {
+            return text
+        }
+        var result = text
+        for (name, substitution) in substitutions {
+            guard let number = substitution.argumentNumber else { continue }
+            result = result.replacingAll("%#@\(name)@", with: "%\(number)$#@\(name)@")
+        }
+        return result
+    }
+}
+
+extension StringCatalog.Variations {
+    /// The devices of a device variation; none for a plural one.
+    var deviceNames: [String] {
+        if case .device(let cases) = self { return Array(cases.keys) }
+        return []
+    }
+}
+
+extension StringCatalog.Localization {
+    /// This plural case's text on `device`: its device case, else `other`, else its own string unit.
+    func picking(device: String) -> StringCatalog.Localization? {
+        guard case .device(let cases)? = variations else { return self }
+        return cases[device] ?? cases["other"] ?? stringUnit.map { StringCatalog.Localization(stringUnit: $0) }
+    }
+}
+
+/// The few facts about printf specifiers that compiling a catalog needs.
+enum FormatSpecifiers {
+    /// The first number specifier of `text` (not `%@`, `%%` or `%#@name@`: a plural counts a number): its
+    /// position, if written, and its length modifiers with the conversion (`lld`, `d`, `f`).
+    static func first(in text: String) -> (position: Int?, valueType: String)? {
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == "%" else {
+                index += 1
+                continue
+            }
+            index += 1
+            var number = 0
+            var cursor = index
+            while cursor < scalars.count, let digit = asciiDigit(scalars[cursor]) {
+                number = number * 10 + digit
+                cursor += 1
+            }
+            var position: Int?
+            if cursor > index, cursor < scalars.count, scalars[cursor] == "$" {
+                position = number
+                index = cursor + 1
+            }
+            var isVariable = false
+            while index < scalars.count, "-+ 0#'".unicodeScalars.contains(scalars[index]) {
+                if scalars[index] == "#", index + 1 < scalars.count, scalars[index + 1] == "@" { isVariable = true }
+                index += 1
+            }
+            while index < scalars.count, asciiDigit(scalars[index]) != nil || scalars[index] == "."
+                || scalars[index] == "*" { index += 1 }
+            let start = index
+            while index < scalars.count, "hlqLztj".unicodeScalars.contains(scalars[index]) { index += 1 }
+            guard index < scalars.count, !isVariable, scalars[index] != "%" else {
+                index += 1
+                continue
+            }
+            guard "diuoxXfFeEgGaA".unicodeScalars.contains(scalars[index]) else { continue }
+            return (position, String(String.UnicodeScalarView(scalars[start...index])))
+        }
+        return nil
+    }
+
+    /// `text` with each `%arg` (Xcode's placeholder for a substitution's own argument) replaced by `own`;
+    /// `%%` stays as written.
+    static func replacingArg(in text: String, with own: String) -> String {
+        guard text.contains("%arg") else { return text }
+        var output = ""
+        var rest = Substring(text)
+        while let percent = rest.firstIndex(of: "%") {
+            output += rest[..<percent]
+            let after = rest[rest.index(after: percent)...]
+            if after.hasPrefix("%") {
+                output += "%%"
+                rest = after.dropFirst()
+            } else if after.hasPrefix("arg") {
+                output += own
+                rest = after.dropFirst(3)
+            } else {
+                output += "%"
+                rest = after
+            }
+        }
+        return output + rest
+    }
+}
+
+extension String {
+    /// This string with every occurrence of `target` replaced by `replacement` (no Foundation here).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        var output = ""
+        var rest = Substring(self)
+        while let range = rest.firstRange(of: target) {
+            output += rest[..<range.lowerBound]
+            output += replacement
+            rest = rest[range.upperBound...]
+        }
+        return output + rest
+    }
+}
