@@ -5,7 +5,7 @@ import StringsFormat
 struct CompileCommand: Command {
     static let spec = CommandSpec(
         name: "compile",
-        abstract: "Write a String Catalog (.xcstrings) as <lang>.lproj/T.strings and T.stringsdict files.",
+        abstract: "Write a .xcstrings catalog as <lang>.lproj/T.strings and T.stringsdict.",
         discussion: """
             For each language of the catalog T.xcstrings, writes OUTDIR/<lang>.lproj/T.strings (UTF-8 text, \
             the keys whose text is one string, with their comments) and, when the language has plural or \
@@ -50,7 +50,7 @@ struct CompileCommand: Command {
             let folder = URL(fileURLWithPath: outputPath).appendingPathComponent("\(language).lproj")
             var files = [("\(table).strings", LocalizationFileWriter.stringsText(compiled.strings))]
             if !compiled.rules.isEmpty {
-                files.append(("\(table).stringsdict", LocalizationFileWriter.stringsdictXML(compiled.rules)))
+                files.append(("\(table).stringsdict", LocalizationFileWriter.stringsdictXML(compiled.rules.entries)))
             }
             for (name, text) in files {
                 let file = folder.appendingPathComponent(name)

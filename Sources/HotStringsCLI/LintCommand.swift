@@ -5,7 +5,7 @@ import StringsFormat
 struct LintCommand: Command {
     static let spec = CommandSpec(
         name: "lint",
-        abstract: "Check .strings files and String Catalogs for errors, duplicates and missing translations.",
+        abstract: "Check .strings and .xcstrings files: errors, duplicates, missing keys.",
         discussion: """
             Each file is parsed the way CoreFoundation reads it; problems are printed compiler-style \
             (path:line:column: error: reason), then a summary line. Folders are searched recursively for \

@@ -1,23 +1,7 @@
-/// One language of a String Catalog as Xcode's build writes it: the plain texts of `<lang>.lproj/T.strings`
-/// and the rules of `<lang>.lproj/T.stringsdict`.
-public struct CompiledCatalogLanguage: Sendable {
-    /// The language.
-    public var language: String
-    /// The keys whose text is one string, in catalog order, each with the key's comment.
-    public var strings: StringsTable
-    /// The keys whose text varies (plural, device) or has substitutions.
-    public var rules: [String: StringsdictEntry]
-
-    /// Creates a compiled language.
-    public init(language: String, strings: StringsTable = StringsTable(), rules: [String: StringsdictEntry] = [:]) {
-        self.language = language
-        self.strings = strings
-        self.rules = rules
-    }
-}
-
 extension StringCatalog {
-    /// The `.strings` values and `.stringsdict` rules Xcode's build writes for `language`.
+    /// The `.strings` values and `.stringsdict` rules Xcode's build writes for `language` (as
+    /// `<lang>.lproj/T.strings` and `T.stringsdict`): plain texts in catalog order with the key's comment, and
+    /// the keys whose text varies (plural, device) or has substitutions as rules.
     ///
     /// Every string unit is served whatever its `state`; the source language's value of a key it has no
     /// localization for is the key. A plain string unit is a string; a localization with `variations` or
@@ -26,8 +10,8 @@ extension StringCatalog {
     /// substitutions variables named after them with `%arg` resolved to their argument. `docs/FORMAT.md`
     /// has the details.
     /// - Complexity: O(n) in the size of the catalog.
-    public func compiled(language: String) -> CompiledCatalogLanguage {
-        var output = CompiledCatalogLanguage(language: language)
+    public func compiled(language: String) -> TableContent {
+        var output = TableContent()
         for entry in entries {
             let value: CatalogValue?
             if let localization = entry.localizations[language] {

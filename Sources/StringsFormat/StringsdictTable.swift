@@ -79,7 +79,7 @@ public enum StringsdictFile {
         var offset = 0
         while offset + needle.count <= bytes.count {
             if bytes[offset] == first, bytes[offset..<(offset + needle.count)].elementsEqual(needle) {
-                return bytes.withUnsafeBufferPointer { XMLPropertyList.location(of: offset, in: $0) }
+                return bytes.withUnsafeBufferPointer { ParseError.location(of: offset, in: $0) }
             }
             offset += 1
         }

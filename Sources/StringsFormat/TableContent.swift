@@ -18,7 +18,13 @@ public enum LocalizedValue: Sendable, Hashable {
 
 extension StringsdictEntry {
     /// The format with each `%#@name@` replaced by its `other` text (nested variables too, up to 8 levels).
-    public var plainText: String { expandingVariables(in: format, depth: 0) }
+    /// An entry with devices on top gives the text of its `other` device (else the first).
+    public var plainText: String {
+        if !devices.isEmpty {
+            return (devices["other"] ?? devices.min { $0.key < $1.key }!.value).plainText
+        }
+        return expandingVariables(in: format, depth: 0)
+    }
 
     private func expandingVariables(in text: String, depth: Int) -> String {
         guard depth < 8, text.contains("#@") else { return text }

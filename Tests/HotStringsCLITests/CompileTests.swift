@@ -29,8 +29,8 @@ struct CompileTests {
             if compiled.rules.isEmpty {
                 #expect(!FileManager.default.fileExists(atPath: dictPath))
             } else {
-                let plist = try XMLPropertyList.parse(Array(Data(contentsOf: URL(fileURLWithPath: dictPath))))
-                #expect(try StringsdictEntry.entries(of: plist) == compiled.rules, "\(language)")
+                let rules = try StringsdictFile.parse(Array(Data(contentsOf: URL(fileURLWithPath: dictPath))))
+                #expect(rules == compiled.rules, "\(language)")
             }
         }
     }

@@ -133,6 +133,7 @@ import Testing
         let compiled = catalog.compiled(language: "en")
         let tap = try #require(compiled.rules["tap"])
         #expect(tap.devices["iphone"] == StringsdictEntry(format: "Tap", variables: [:]))
+        #expect(LocalizedValue.rule(tap).plainText == "%d items")  // what a client that knows only strings gets
         #expect(try StringsdictFormatter(device: "mac").format(tap, language: "en", arguments: [.int(1)]) == "Click")
         #expect(try StringsdictFormatter(device: "ipad").format(tap, language: "en", arguments: [.int(4)]) == "4 items")
         // A plural varying by device inside: the device goes on top, a plural inside each.
