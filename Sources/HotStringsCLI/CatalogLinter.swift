@@ -27,7 +27,7 @@ struct CatalogLinter {
             guard !parts.isEmpty else { continue }
             file.diagnostics.append(Diagnostic(
                 severity: .warning, kind: .translationState,
-                message: "language '\(language)': " + parts.joined(separator: ", ")))
+                message: "language '\(DisplayText.escaped(language))': " + parts.joined(separator: ", ")))
         }
         if catalog.entries.isEmpty {
             file.diagnostics.append(Diagnostic(severity: .warning, kind: .emptyFile, message: "catalog has no strings"))
@@ -64,13 +64,15 @@ struct CatalogLinter {
         case .device(let cases)?:
             for (device, variant) in cases.sorted(by: { $0.key < $1.key }) {
                 if case .plural(let forms)? = variant.variations {
-                    groups.append(("plural variations of device '\(device)'", forms))
+                    groups.append(("plural variations of device '\(DisplayText.escaped(device))'", forms))
                 }
             }
         case nil: break
         }
         for (name, substitution) in localization.substitutions.sorted(by: { $0.key < $1.key }) {
-            if case .plural(let forms)? = substitution.variations { groups.append(("substitution '\(name)'", forms)) }
+            if case .plural(let forms)? = substitution.variations {
+                groups.append(("substitution '\(DisplayText.escaped(name))'", forms))
+            }
         }
         return groups
     }
@@ -80,14 +82,15 @@ struct CatalogLinter {
     static func pluralDiagnostics(_ present: some Collection<PluralCategory>, language: String, group: String,
                                   entry: StringCatalog.Entry) -> [Diagnostic]
     {
-        let key = Linter.printable(entry.key)
+        let key = DisplayText.escaped(entry.key)
+        let shown = DisplayText.escaped(language)
         let used = PluralRules.categories(language: language)
         let present = Set(present)
         var diagnostics: [Diagnostic] = []
         if !present.contains(.other) {
             diagnostics.append(Diagnostic(
                 severity: .error, kind: .pluralCategory, location: entry.location,
-                message: "key '\(key)', language '\(language)': \(group) have no 'other' form", key: entry.key))
+                message: "key '\(key)', language '\(shown)': \(group) have no 'other' form", key: entry.key))
         }
         let missing = used.filter { !present.contains($0) && $0 != .other }
         let unused = present.sorted().filter { !used.contains($0) && $0 != .zero }
@@ -95,7 +98,7 @@ struct CatalogLinter {
         for (categories, verb, clause) in findings where !categories.isEmpty {
             diagnostics.append(Diagnostic(
                 severity: .warning, kind: .pluralCategory, location: entry.location,
-                message: "key '\(key)', language '\(language)': \(group) \(verb) "
+                message: "key '\(key)', language '\(shown)': \(group) \(verb) "
                     + categories.map { "'\($0.rawValue)'" }.joined(separator: ", ") + ", \(clause)",
                 key: entry.key))
         }
