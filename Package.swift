@@ -49,6 +49,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Releases over the air: SHA-256, manifests, publishing, pulling over HTTP, verified atomic installs.
+        .target(name: "HotStringsRelease", dependencies: ["StringsFormat", "LinuxSystem"], swiftSettings: strict),
         .target(
             name: "BundleWatcher", dependencies: ["BundleChanges", "LinuxSystem", "StringsFormat"],
             swiftSettings: strict
@@ -57,7 +59,7 @@ let package = Package(
             name: "HotStringsCLI",
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsProtocol",
-                "HotStringsServer", "HotStringsClient", "HotStringsService",
+                "HotStringsServer", "HotStringsClient", "HotStringsService", "HotStringsRelease",
             ],
             swiftSettings: strict
         ),
@@ -112,6 +114,11 @@ let package = Package(
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient", "HotStringsProtocol", "StringsStore",
                 "StringsFormat", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsTestSupport",
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HotStringsReleaseTests",
+            dependencies: ["HotStringsRelease", "StringsFormat", "LinuxSystem", "HotStringsTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -48,6 +48,15 @@ struct LintCommand: Command {
     var isQuiet: Bool
     var treatsWarningsAsErrors: Bool
 
+    /// A lint of `paths` printing text with warnings (what `publish` prints before it publishes).
+    init(paths: [String], developmentLanguage: String) {
+        self.paths = paths
+        self.developmentLanguage = developmentLanguage
+        printsJSON = false
+        isQuiet = false
+        treatsWarningsAsErrors = false
+    }
+
     init(arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
         developmentLanguage = arguments.value("development-language") ?? "en"

@@ -8,6 +8,8 @@ package enum Signal: Int32, Sendable, Hashable, CaseIterable {
     case interrupt = 2
     /// `SIGQUIT`: Control-backslash.
     case quit = 3
+    /// `SIGKILL`: cannot be caught; only ever sent (tests use it to crash a process at a chosen step).
+    case kill = 9
     /// `SIGUSR1`: free for the program's own use.
     case user1 = 10
     /// `SIGUSR2`: free for the program's own use.

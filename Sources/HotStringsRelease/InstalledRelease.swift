@@ -1,0 +1,49 @@
+import Foundation
+import LinuxSystem
+
+/// A release installed in a bundle: its folder `..<release>`, the manifest it was installed from, and what the
+/// origin said about that manifest (the validators of conditional requests).
+package struct InstalledRelease: Sendable, Equatable {
+    /// The manifest, as verified at install time.
+    package var manifest: ReleaseManifest
+    /// When it was installed (seconds since 1970); orders the history for `rollback`.
+    package var installedAt: Double
+    /// The manifest response's `ETag`, sent back as `If-None-Match`.
+    package var entityTag: String?
+    /// The manifest response's `Last-Modified`, sent back as `If-Modified-Since`.
+    package var lastModified: String?
+    /// The manifest's URL.
+    package var source: String?
+
+    /// The release id.
+    package var id: String { manifest.release }
+    /// The folder's name in the bundle: `..<release>`.
+    package var folderName: String { ".." + manifest.release }
+
+    /// The name of the manifest copy inside a release folder.
+    static let manifestName = ".manifest.json"
+    /// The name of the install record inside a release folder.
+    static let recordName = ".installed.json"
+
+    /// Reads the release in `folder` (a complete one has both files; a folder without them is a leftover).
+    static func read(folder: String) -> InstalledRelease? {
+        guard let manifestBytes = try? FileSystem.readFile(atPath: folder + "/" + manifestName, maximumSize: 64 << 20),
+              let manifest = try? ReleaseManifest.decode(manifestBytes, maximumFileSize: Int.max),
+              let recordBytes = try? FileSystem.readFile(atPath: folder + "/" + recordName, maximumSize: 1 << 20),
+              let record = (try? JSONSerialization.jsonObject(with: Data(recordBytes))) as? [String: Any],
+              let installedAt = record["installedAt"] as? Double
+        else { return nil }
+        return InstalledRelease(manifest: manifest, installedAt: installedAt, entityTag: record["etag"] as? String,
+                                lastModified: record["lastModified"] as? String, source: record["source"] as? String)
+    }
+
+    /// The install record's JSON.
+    var recordJSON: [UInt8] {
+        var object: [String: Any] = ["installedAt": installedAt, "release": manifest.release]
+        if let entityTag { object["etag"] = entityTag }
+        if let lastModified { object["lastModified"] = lastModified }
+        if let source { object["source"] = source }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return Array(data) + [0x0A]
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import LinuxSystem
+
+/// `hotstrings publish`: turns a bundle into a static release any web server can serve.
+///
+/// The output folder holds `files/<sha256>` (content-addressed, never changed once written, so they can be
+/// cached forever), `releases/<release>.json` (every manifest published, for rolling the origin back) and
+/// `manifest.json` (the current release, written last and atomically: a host that copies the folder as is never
+/// serves a manifest naming a file not there yet).
+package struct Publisher {
+    /// What a publish did.
+    package struct Outcome: Sendable {
+        /// The manifest now current in the output folder.
+        package var manifest: ReleaseManifest
+        /// Files written to `files/` by this publish.
+        package var writtenFiles: Int
+        /// Files that were in `files/` already (unchanged since an earlier release).
+        package var reusedFiles: Int
+        /// Whether the bundle was the current release already (nothing was published).
+        package var isUnchanged: Bool
+    }
+
+    /// The largest file published (16 MiB, the watcher's default cap).
+    package var maximumFileSize = 16 << 20
+    /// The clock, for the release id and creation time.
+    package var now: @Sendable () -> Date = { Date() }
+
+    /// A publisher with the defaults.
+    package init() {}
+
+    /// Collects the bundle's files, validates every table, and publishes them into `output`.
+    /// - Throws: `ReleaseError.invalidTable` for the first table that does not parse (nothing is published),
+    ///   `.system` when the bundle cannot be read or the output written.
+    package func publish(bundle: String, to output: String) throws(ReleaseError) -> Outcome {
+        let contents = try collect(bundle: bundle)
+        var files: [ReleaseManifest.File] = []
+        for (path, bytes) in contents {
+            try ReleaseContent.validate(bytes, path: path)
+            files.append(ReleaseManifest.File(path: path, size: bytes.count, sha256: SHA256.hexDigest(bytes)))
+        }
+        var manifest = ReleaseManifest(release: "", created: "", files: files)
+        let manifestPath = output + "/manifest.json"
+        if let bytes = try? FileSystem.readFile(atPath: manifestPath, maximumSize: 64 << 20),
+           let current = try? ReleaseManifest.decode(bytes, maximumFileSize: maximumFileSize),
+           current.files == manifest.files {
+            return Outcome(manifest: current, writtenFiles: 0, reusedFiles: files.count, isUnchanged: true)
+        }
+        let date = now()
+        manifest.release = Self.stamp(date, format: "yyyyMMdd'T'HHmmss'Z'") + "-" + manifest.contentDigest.prefix(12)
+        manifest.created = Self.stamp(date, format: "yyyy-MM-dd'T'HH:mm:ss'Z'")
+        var written = 0
+        try system("create \(output)/files") { try makeDirectories(output + "/files") }
+        try system("create \(output)/releases") { try makeDirectories(output + "/releases") }
+        let byDigest = Dictionary(contents.map { (SHA256.hexDigest($0.bytes), $0.bytes) }) { first, _ in first }
+        for (digest, bytes) in byDigest.sorted(by: { $0.key < $1.key }) {
+            let path = output + "/files/" + digest
+            if (try? FileSystem.status(atPath: path))?.size == bytes.count { continue }
+            try system("write \(path)") { try FileSystem.writeFileAtomically(bytes, toPath: path) }
+            written += 1
+        }
+        let json = manifest.json
+        try system("write release \(manifest.release)") {
+            try FileSystem.writeFileAtomically(json, toPath: output + "/releases/\(manifest.release).json")
+        }
+        try system("write \(manifestPath)") { try FileSystem.writeFileAtomically(json, toPath: manifestPath) }
+        return Outcome(manifest: manifest, writtenFiles: written, reusedFiles: byDigest.count - written,
+                       isUnchanged: false)
+    }
+
+    /// Every regular file of the bundle's language folders, by bundle path, in path order. Hidden names and `~`
+    /// backups are left out, as the watcher leaves them out; folders reached through links are read (a bundle that
+    /// is itself installed from releases publishes its current release).
+    package func collect(bundle: String) throws(ReleaseError) -> [(path: String, bytes: [UInt8])] {
+        var found: [(path: String, bytes: [UInt8])] = []
+        let entries = try system("list \(bundle)") { try FileSystem.listDirectory(atPath: bundle) }
+        for entry in entries where entry.name.hasSuffix(".lproj") && !entry.name.hasPrefix(".") {
+            let folder = bundle + "/" + entry.name
+            guard (try? FileSystem.status(atPath: folder))?.kind == .directory else { continue }
+            let files = try system("list \(folder)") { try FileSystem.listDirectory(atPath: folder) }
+            for file in files where !file.name.hasPrefix(".") && !file.name.hasSuffix("~") {
+                let path = folder + "/" + file.name
+                guard (try? FileSystem.status(atPath: path))?.kind == .file else { continue }
+                let bytes = try system("read \(path)") {
+                    try FileSystem.readFile(atPath: path, maximumSize: maximumFileSize)
+                }
+                found.append((entry.name + "/" + file.name, bytes))
+            }
+        }
+        guard !found.isEmpty else {
+            throw .system("\(bundle) has no files in <language>.lproj folders: nothing to publish")
+        }
+        return found
+    }
+
+    private static func stamp(_ date: Date, format: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = format
+        return formatter.string(from: date)
+    }
+}
+
+/// Runs `body`, turning its error (a `SystemError`) into `ReleaseError.system` that says what was being done.
+func system<T>(_ what: String, _ body: () throws -> T) throws(ReleaseError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw .system("cannot \(what): \(error)")
+    }
+}
+
+/// `mkdir -p`.
+func makeDirectories(_ path: String) throws(SystemError) {
+    var current = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+        current += "/" + part
+        do {
+            try FileSystem.makeDirectory(atPath: current)
+        } catch where error.errno == .exists {
+            continue
+        }
+    }
+}

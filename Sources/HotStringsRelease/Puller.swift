@@ -1,0 +1,137 @@
+import Foundation
+
+/// Where and how to pull releases from.
+package struct PullOptions: Sendable {
+    /// The manifest's URL (`https://cdn.example.com/app/manifest.json`).
+    package var manifestURL: URL
+    /// The largest manifest read (4 MiB by default).
+    package var maximumManifestSize = 4 << 20
+    /// The largest file a manifest may name (16 MiB by default, the watcher's cap).
+    package var maximumFileSize = 16 << 20
+    /// Redirects and timeouts.
+    package var limits = HTTPFetcher.Limits()
+    /// How many releases before the current one stay in the bundle for `rollback`.
+    package var keptReleases = 3
+
+    /// Options for the origin at `url`: a publish folder's URL (its `manifest.json` is read) or the manifest's.
+    /// - Throws: `ReleaseError.invalidManifest` for anything but an http or https URL with a host.
+    package init(url: String) throws(ReleaseError) {
+        guard var parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", parsed.host != nil else {
+            throw .invalidManifest("'\(url)' is not an http:// or https:// URL with a host")
+        }
+        if !parsed.path.hasSuffix(".json") { parsed = parsed.appendingPathComponent("manifest.json") }
+        manifestURL = parsed
+    }
+
+    /// The URL of the file with digest `sha256`: `files/<sha256>` beside the manifest.
+    func fileURL(_ sha256: String) -> URL {
+        manifestURL.deletingLastPathComponent().appendingPathComponent("files").appendingPathComponent(sha256)
+    }
+}
+
+/// What one pull did.
+package struct PullOutcome: Sendable, Equatable {
+    /// How the pull ended.
+    package enum Kind: Sendable, Equatable {
+        /// The origin answered 304: the installed release is current.
+        case notModified
+        /// The manifest was fetched and names the installed release.
+        case unchanged
+        /// A new release was installed (or a kept one made current again); the one it replaced, if any.
+        case installed(previous: String?)
+    }
+
+    /// How the pull ended.
+    package var kind: Kind
+    /// The release current after the pull.
+    package var release: String
+    /// HTTP requests made.
+    package var requests: Int
+    /// Body bytes received.
+    package var bytesFetched: Int
+}
+
+/// One pull: fetch the manifest (conditionally), fetch the files no installed release has, verify every file's
+/// size and SHA-256 and that every table parses, and only then install the release atomically.
+package struct Puller: Sendable {
+    /// The bundle's releases.
+    package var store: ReleaseStore
+    /// The origin and the limits.
+    package var options: PullOptions
+
+    /// A puller of `options` into `bundle`.
+    package init(bundle: String, options: PullOptions) {
+        store = ReleaseStore(bundle: bundle)
+        store.keptReleases = options.keptReleases
+        self.options = options
+    }
+
+    /// Pulls once.
+    /// - Throws: `ReleaseError` saying why nothing was installed: the transfer, the manifest, the file (expected
+    ///   and got), the table (line and column), or the disk. The installed release stays current.
+    package func pull() throws(ReleaseError) -> PullOutcome {
+        let fetcher = HTTPFetcher(limits: options.limits)
+        return try store.locked { () throws(ReleaseError) -> PullOutcome in
+            try store.prepare()
+            let kind = try pull(with: fetcher)
+            let traffic = fetcher.traffic
+            return PullOutcome(kind: kind, release: store.current()?.id ?? "", requests: traffic.requests,
+                               bytesFetched: traffic.bytes)
+        }
+    }
+
+    private func pull(with fetcher: HTTPFetcher) throws(ReleaseError) -> PullOutcome.Kind {
+        let source = options.manifestURL.absoluteString
+        let current = store.current()
+        let validators = current?.source == source ? current : nil
+        let response = try fetcher.get(options.manifestURL, entityTag: validators?.entityTag,
+                                       lastModified: validators?.lastModified,
+                                       maximumSize: options.maximumManifestSize)
+        if response.status == 304 { return .notModified }
+        let manifest = try ReleaseManifest.decode(response.body, maximumFileSize: options.maximumFileSize)
+        var release = InstalledRelease(manifest: manifest, installedAt: Date().timeIntervalSince1970,
+                                       entityTag: response.entityTag, lastModified: response.lastModified,
+                                       source: source)
+        if let current, current.id == manifest.id, current.manifest.files == manifest.files {
+            release.installedAt = current.installedAt
+            try store.update(release)
+            return .unchanged
+        }
+        if store.installed().contains(where: { $0.id == manifest.release && $0.manifest.files == manifest.files }) {
+            // A release kept from before (the origin was rolled back): current again without a download.
+            try store.update(release)
+            try store.makeCurrent(release)
+            return .installed(previous: current?.id)
+        }
+        var contents: [String: [UInt8]] = [:]
+        for file in manifest.files {
+            let bytes: [UInt8]
+            if let local = store.localFile(sha256: file.sha256, size: file.size) {
+                bytes = local
+            } else {
+                bytes = try fetcher.get(options.fileURL(file.sha256), maximumSize: file.size).body
+            }
+            try Self.verify(bytes, against: file)
+            contents[file.path] = bytes
+        }
+        try store.install(release, contents: contents)
+        return .installed(previous: current?.id)
+    }
+
+    /// Checks `bytes` against the manifest's entry: size, SHA-256, and that a table parses.
+    /// - Throws: `ReleaseError.sizeMismatch`, `.digestMismatch` (expected and got) or `.invalidTable`.
+    static func verify(_ bytes: [UInt8], against file: ReleaseManifest.File) throws(ReleaseError) {
+        guard bytes.count == file.size else {
+            throw .sizeMismatch(path: file.path, expected: file.size, got: bytes.count)
+        }
+        let digest = SHA256.hexDigest(bytes)
+        guard digest == file.sha256 else { throw .digestMismatch(path: file.path, expected: file.sha256, got: digest) }
+        try ReleaseContent.validate(bytes, path: file.path)
+    }
+}
+
+extension ReleaseManifest {
+    /// The release id (an alias that reads better beside `InstalledRelease.id`).
+    package var id: String { release }
+}

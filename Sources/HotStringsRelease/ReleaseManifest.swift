@@ -1,0 +1,158 @@
+import Foundation
+
+/// `manifest.json` of a published release: which files make up the release, with their sizes and SHA-256
+/// digests. The files themselves are published as `files/<sha256>`.
+///
+/// Decoding checks everything a puller relies on before it touches the disk: the format version, a release id
+/// that is a safe folder name, file paths of the form `<language>.lproj/<file>` with no hidden or parent
+/// components, digests of 64 lowercase hex digits, sizes within the cap, and no path given twice.
+package struct ReleaseManifest: Sendable, Equatable {
+    /// The format this code writes and reads.
+    package static let formatVersion = 1
+
+    /// One file of the release.
+    package struct File: Sendable, Equatable, Hashable {
+        /// The path inside the bundle: `de.lproj/Localizable.strings`.
+        package var path: String
+        /// Its size in bytes.
+        package var size: Int
+        /// Its SHA-256, 64 lowercase hex digits; also its name under `files/`.
+        package var sha256: String
+
+        /// A file entry.
+        package init(path: String, size: Int, sha256: String) {
+            self.path = path
+            self.size = size
+            self.sha256 = sha256
+        }
+
+        /// The language folder the file is in (`de.lproj`).
+        package var folder: String { String(path.prefix { $0 != "/" }) }
+    }
+
+    /// The release's id: `<UTC time>-<12 hex digits of the content digest>`, a safe folder name.
+    package var release: String
+    /// When `publish` made it, ISO 8601 in UTC.
+    package var created: String
+    /// The files, sorted by path.
+    package var files: [File]
+
+    /// A manifest; `files` are sorted by path.
+    package init(release: String, created: String, files: [File]) {
+        self.release = release
+        self.created = created
+        self.files = files.sorted { $0.path < $1.path }
+    }
+
+    /// The language folders the release has, sorted (`de.lproj`, `en.lproj`).
+    package var folders: [String] { Array(Set(files.map(\.folder))).sorted() }
+
+    /// The bytes of all files together.
+    package var totalSize: Int { files.reduce(0) { $0 + $1.size } }
+
+    /// A digest of the file list alone (paths, sizes, digests), so two publishes of the same content agree.
+    package var contentDigest: String {
+        var text = ""
+        for file in files { text += "\(file.path)\t\(file.size)\t\(file.sha256)\n" }
+        return SHA256.hexDigest(Array(text.utf8))
+    }
+
+    // MARK: - JSON
+
+    /// The manifest as pretty-printed JSON with a final newline.
+    package var json: [UInt8] {
+        var text = "{\n  \"format\": \(Self.formatVersion),\n"
+        text += "  \"release\": \(Self.quoted(release)),\n  \"created\": \(Self.quoted(created)),\n  \"files\": ["
+        for (index, file) in files.enumerated() {
+            text += index == 0 ? "\n" : ",\n"
+            text += "    {\"path\": \(Self.quoted(file.path)), \"size\": \(file.size), "
+                + "\"sha256\": \(Self.quoted(file.sha256))}"
+        }
+        text += files.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+        return Array(text.utf8)
+    }
+
+    private static func quoted(_ text: String) -> String {
+        // Paths and ids are checked to be printable; JSONSerialization escapes the rest the standard way.
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    /// Reads and checks a manifest; at most `maximumFileSize` bytes per file.
+    /// - Throws: `ReleaseError.invalidManifest` naming what is wrong.
+    package static func decode(_ bytes: [UInt8], maximumFileSize: Int = 16 << 20) throws(ReleaseError)
+        -> ReleaseManifest {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            throw .invalidManifest("not JSON: \(Self.reason(error))")
+        }
+        guard let top = object as? [String: Any] else { throw .invalidManifest("not a JSON object") }
+        guard let format = top["format"] as? Int else { throw .invalidManifest("no integer \"format\"") }
+        guard format == formatVersion else {
+            throw .invalidManifest("format \(format) is not supported (this hotstrings reads format \(formatVersion))")
+        }
+        guard let release = top["release"] as? String, isSafeReleaseID(release) else {
+            throw .invalidManifest("\"release\" must be letters, digits, '.', '_' or '-' (not first), at most 100")
+        }
+        guard let created = top["created"] as? String else { throw .invalidManifest("no string \"created\"") }
+        guard let list = top["files"] as? [Any] else { throw .invalidManifest("no array \"files\"") }
+        var files: [File] = []
+        var paths: Set<String> = []
+        for (index, item) in list.enumerated() {
+            guard let entry = item as? [String: Any], let path = entry["path"] as? String,
+                  let size = entry["size"] as? Int, let digest = entry["sha256"] as? String else {
+                throw .invalidManifest("files[\(index)] needs a string path, an integer size and a string sha256")
+            }
+            guard isSafeBundlePath(path) else {
+                throw .invalidManifest("files[\(index)]: path '\(path)' is not <language>.lproj/<file>")
+            }
+            guard (0...maximumFileSize).contains(size) else {
+                throw .invalidManifest("files[\(index)] (\(path)): size \(size) is over the cap of \(maximumFileSize)")
+            }
+            guard isDigest(digest) else {
+                throw .invalidManifest("files[\(index)] (\(path)): sha256 is not 64 lowercase hex digits")
+            }
+            guard paths.insert(path).inserted else { throw .invalidManifest("files: '\(path)' is listed twice") }
+            files.append(File(path: path, size: size, sha256: digest))
+        }
+        return ReleaseManifest(release: release, created: created, files: files)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let description = (error as NSError).userInfo["NSDebugDescription"] as? String
+        return description ?? "\(error)"
+    }
+
+    /// Whether `id` can be a folder name `..<id>` in a bundle.
+    package static func isSafeReleaseID(_ id: String) -> Bool {
+        guard let first = id.utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "-"), id.utf8.count <= 100
+        else { return false }
+        return id.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_")
+            || $0 == UInt8(ascii: "-") }
+    }
+
+    /// Whether `path` is `<language>.lproj/<file>`: two components, neither hidden nor a backup, printable
+    /// ASCII or any non-ASCII, no control characters.
+    package static func isSafeBundlePath(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].hasSuffix(".lproj"), parts[0].count > 6 else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty && !part.hasPrefix(".") && !part.hasSuffix("~") && part.utf8.count <= 255
+                && part.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+        }
+    }
+
+    /// Whether `text` is 64 lowercase hex digits.
+    package static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy {
+            ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+        }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+}

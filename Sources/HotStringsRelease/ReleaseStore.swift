@@ -1,0 +1,269 @@
+import Foundation
+import LinuxSystem
+
+/// The releases installed in one bundle, in the layout Kubernetes uses for ConfigMap volumes:
+///
+/// ```
+/// BUNDLE/..20261203T101500Z-ab12cd34ef56/de.lproj/Localizable.strings   a release, never changed once in place
+/// BUNDLE/..data -> ..20261203T101500Z-ab12cd34ef56                      the current release
+/// BUNDLE/de.lproj -> ..data/de.lproj                                    what the watcher serves
+/// ```
+///
+/// An install writes a new release folder under a temporary name, renames it into place, and makes it current
+/// with one `rename` of a new `..data` link over the old one, so the watcher reads the whole release in one
+/// batch and subscribers get one reload. Links for languages the new release adds are made before the swap (they
+/// lead nowhere until then, which the watcher ignores), links for languages it drops are removed after it.
+/// Whatever step a crash interrupts, `..data` names one whole release; `prepare()` removes what is left over.
+package struct ReleaseStore: Sendable {
+    /// The bundle folder.
+    package let bundle: String
+    /// How many releases before the current one are kept for `rollback` (3 by default).
+    package var keptReleases = 3
+    /// A test-only hook: the install calls it with each step's number as it reaches the step (see `InstallStep`).
+    package var willReachStep: @Sendable (InstallStep) -> Void = InstallStep.crashIfRequested
+
+    static let dataLink = "..data"
+    static let stagingLink = "..data_tmp"
+    static let temporaryPrefix = "..tmp-"
+    static let lockName = "..pull.lock"
+
+    /// The store of the bundle at `bundle`.
+    package init(bundle: String) {
+        self.bundle = bundle
+    }
+
+    // MARK: - Reading
+
+    /// The release `..data` points at, nil when there is none.
+    package func current() -> InstalledRelease? {
+        guard let target = try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink),
+              target.hasPrefix(".."), !target.contains("/") else { return nil }
+        return InstalledRelease.read(folder: bundle + "/" + target)
+    }
+
+    /// Every complete release folder, oldest install first.
+    package func installed() -> [InstalledRelease] {
+        let entries = (try? FileSystem.listDirectory(atPath: bundle)) ?? []
+        return entries.compactMap { entry -> InstalledRelease? in
+            guard entry.kind == .directory, isReleaseFolderName(entry.name) else { return nil }
+            guard let release = InstalledRelease.read(folder: bundle + "/" + entry.name),
+                  release.folderName == entry.name else { return nil }
+            return release
+        }.sorted { ($0.installedAt, $0.id) < ($1.installedAt, $1.id) }
+    }
+
+    private func isReleaseFolderName(_ name: String) -> Bool {
+        name.hasPrefix("..") && name != Self.dataLink && name != Self.stagingLink
+            && !name.hasPrefix(Self.temporaryPrefix) && ReleaseManifest.isSafeReleaseID(String(name.dropFirst(2)))
+    }
+
+    /// The bytes of a file with digest `sha256` in any installed release, checked against the digest; nil when no
+    /// release has it (or its copy no longer matches).
+    package func localFile(sha256: String, size: Int) -> [UInt8]? {
+        for release in installed().reversed() {
+            for file in release.manifest.files where file.sha256 == sha256 && file.size == size {
+                let path = bundle + "/" + release.folderName + "/" + file.path
+                guard let bytes = try? FileSystem.readFile(atPath: path, maximumSize: size),
+                      bytes.count == size, SHA256.hexDigest(bytes) == sha256 else { continue }
+                return bytes
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Start-up
+
+    /// Makes the bundle folder if missing, refuses a bundle that holds language folders of its own, and cleans
+    /// up after an install that was killed: temporary folders and links, links that do not match the current
+    /// release, and release folders beyond the kept count.
+    /// - Throws: `ReleaseError.unmanagedBundle` for a bundle with real language folders, `.system` otherwise.
+    package func prepare() throws(ReleaseError) {
+        try system("create \(bundle)") { try makeDirectories(bundle) }
+        let entries = try system("list \(bundle)") { try FileSystem.listDirectory(atPath: bundle) }
+        for entry in entries where entry.name.hasSuffix(".lproj") && !entry.name.hasPrefix(".") {
+            let target = try? FileSystem.linkTarget(atPath: bundle + "/" + entry.name)
+            guard entry.kind == .symlink, target == Self.dataLink + "/" + entry.name else {
+                throw .unmanagedBundle("\(bundle) holds \(entry.name) of its own: releases are installed only into "
+                    + "an empty bundle folder or one they were installed into before (\(entry.name) -> ..data/…)")
+            }
+        }
+        for entry in entries where entry.name.hasPrefix(Self.temporaryPrefix) || entry.name == Self.stagingLink {
+            try system("remove the leftover \(entry.name)") {
+                try FileSystem.removeRecursively(atPath: bundle + "/" + entry.name)
+            }
+        }
+        for entry in entries where entry.kind == .directory && isReleaseFolderName(entry.name) {
+            if InstalledRelease.read(folder: bundle + "/" + entry.name) == nil { try remove(folder: entry.name) }
+        }
+        if let current = current() {
+            try linkLanguages(of: current.manifest, removingOthers: true)
+            try prune(keeping: current)
+        }
+    }
+
+    // MARK: - Installing
+
+    /// Installs `manifest` with the verified `contents` (bytes by bundle path) as the current release.
+    ///
+    /// Call `prepare()` first. The files must have been checked against the manifest (see `Puller`).
+    /// - Throws: `ReleaseError.system` naming the failing step; the previous release stays current.
+    package func install(_ release: InstalledRelease, contents: [String: [UInt8]]) throws(ReleaseError) {
+        let staging = bundle + "/" + Self.temporaryPrefix + release.id + "-\(ProcessStatistics.processID)"
+        try? FileSystem.removeRecursively(atPath: staging)
+        try system("create \(staging)") { try FileSystem.makeDirectory(atPath: staging) }
+        willReachStep(.stagingCreated)
+        do throws(ReleaseError) {
+            var isFirst = true
+            for folder in release.manifest.folders {
+                try system("create \(staging)/\(folder)") { try FileSystem.makeDirectory(atPath: staging + "/" + folder) }
+            }
+            for file in release.manifest.files {
+                guard let bytes = contents[file.path] else { throw .system("no content for \(file.path)") }
+                try system("write \(file.path)") {
+                    try FileSystem.writeFileAtomically(bytes, toPath: staging + "/" + file.path)
+                }
+                if isFirst { willReachStep(.firstFileWritten) }
+                isFirst = false
+            }
+            try system("write the manifest copy") {
+                try FileSystem.writeFileAtomically(release.manifest.json, toPath: staging + "/" + InstalledRelease.manifestName)
+                try FileSystem.writeFileAtomically(release.recordJSON, toPath: staging + "/" + InstalledRelease.recordName)
+            }
+            willReachStep(.filesWritten)
+            let folder = bundle + "/" + release.folderName
+            if (try? FileSystem.status(atPath: folder, followingSymlinks: false)) != nil {
+                // The same release id installed before (and rolled away from, or half-pruned): replace it whole.
+                try remove(folder: release.folderName)
+            }
+            try system("rename \(staging) to \(folder)") { try FileSystem.rename(staging, to: folder) }
+        } catch {
+            try? FileSystem.removeRecursively(atPath: staging)
+            throw error
+        }
+        willReachStep(.releaseFolderInPlace)
+        try makeCurrent(release)
+    }
+
+    /// Makes the installed `release` current: language links for the new languages, the `..data` swap, then
+    /// the links of languages it lacks removed, and older releases pruned.
+    /// - Throws: `ReleaseError.system` naming the failing step.
+    package func makeCurrent(_ release: InstalledRelease) throws(ReleaseError) {
+        try linkLanguages(of: release.manifest, removingOthers: false)
+        willReachStep(.languagesLinked)
+        let stagingLink = bundle + "/" + Self.stagingLink
+        try? FileSystem.removeFile(atPath: stagingLink)
+        try system("link \(stagingLink)") {
+            try FileSystem.makeSymbolicLink(atPath: stagingLink, pointingTo: release.folderName)
+        }
+        willReachStep(.linkMade)
+        try system("swap \(Self.dataLink)") { try FileSystem.rename(stagingLink, to: bundle + "/" + Self.dataLink) }
+        willReachStep(.swapped)
+        try linkLanguages(of: release.manifest, removingOthers: true)
+        willReachStep(.oldLanguagesUnlinked)
+        try prune(keeping: release)
+        willReachStep(.pruned)
+    }
+
+    /// Makes the release installed before the current one current again.
+    /// - Throws: `ReleaseError.unmanagedBundle` when there is no current release or none before it.
+    package func rollback() throws(ReleaseError) -> (from: InstalledRelease, to: InstalledRelease) {
+        try prepare()
+        guard let current = current() else { throw .unmanagedBundle("\(bundle) has no installed release") }
+        guard let previous = installed().last(where: { ($0.installedAt, $0.id) < (current.installedAt, current.id) })
+        else { throw .unmanagedBundle("\(bundle) keeps no release older than \(current.id) to roll back to") }
+        try makeCurrent(previous)
+        return (current, previous)
+    }
+
+    /// Writes a new install record for `release` (newer validators, or a new install time), atomically.
+    package func update(_ release: InstalledRelease) throws(ReleaseError) {
+        let path = bundle + "/" + release.folderName + "/" + InstalledRelease.recordName
+        try system("write \(path)") { try FileSystem.writeFileAtomically(release.recordJSON, toPath: path) }
+    }
+
+    /// Links `<folder> -> ..data/<folder>` for every language folder of `manifest`; with `removingOthers`, also
+    /// removes the links of folders it lacks.
+    private func linkLanguages(of manifest: ReleaseManifest, removingOthers: Bool) throws(ReleaseError) {
+        let wanted = Set(manifest.folders)
+        let entries = try system("list \(bundle)") { try FileSystem.listDirectory(atPath: bundle) }
+        let present = Set(entries.filter { $0.kind == .symlink && $0.name.hasSuffix(".lproj") }.map(\.name))
+        for folder in wanted.subtracting(present).sorted() {
+            let path = bundle + "/" + folder
+            try system("link \(path)") {
+                try FileSystem.makeSymbolicLink(atPath: path, pointingTo: Self.dataLink + "/" + folder)
+            }
+        }
+        guard removingOthers else { return }
+        for folder in present.subtracting(wanted).sorted() {
+            try system("unlink \(folder)") { try FileSystem.removeFile(atPath: bundle + "/" + folder) }
+        }
+    }
+
+    /// Removes release folders older than the current one beyond the `keptReleases` installed just before it
+    /// (releases newer than the current one, after a rollback, stay for rolling forward).
+    private func prune(keeping current: InstalledRelease) throws(ReleaseError) {
+        let older = installed().filter { ($0.installedAt, $0.id) < (current.installedAt, current.id) }
+        for release in older.dropLast(keptReleases) where release.id != current.id {
+            try remove(folder: release.folderName)
+        }
+    }
+
+    /// Runs `body` holding `..pull.lock` in the bundle, so that two pulls (or a pull and a rollback) never work
+    /// on one bundle at once.
+    /// - Throws: `ReleaseError.system` when another process holds the lock, or what `body` throws.
+    package func locked<T>(_ body: () throws(ReleaseError) -> T) throws(ReleaseError) -> T {
+        try system("create \(bundle)") { try makeDirectories(bundle) }
+        let lock: FileLock
+        do {
+            lock = try FileLock(path: bundle + "/" + Self.lockName, ownerID: ProcessStatistics.userID)
+        } catch {
+            throw .system("cannot lock \(bundle)/\(Self.lockName) (another pull or rollback runs?): \(error)")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        return try body()
+    }
+
+    /// Removes a release folder: renamed to a temporary name first, so that a crash in the middle never leaves a
+    /// half-removed folder that looks like a release.
+    private func remove(folder name: String) throws(ReleaseError) {
+        let doomed = bundle + "/" + Self.temporaryPrefix + "old-" + name.dropFirst(2)
+        try? FileSystem.removeRecursively(atPath: doomed)
+        try system("rename \(name) away") { try FileSystem.rename(bundle + "/" + name, to: doomed) }
+        try system("remove \(doomed)") { try FileSystem.removeRecursively(atPath: doomed) }
+    }
+}
+
+/// The steps of an install, in order: a test-only environment variable (`HOTSTRINGS_TEST_CRASH_AT_INSTALL_STEP`,
+/// a step's number) kills the process with SIGKILL when it reaches that step, to show that a pull killed anywhere
+/// leaves one whole release current.
+package enum InstallStep: Int, Sendable, CaseIterable {
+    /// The temporary folder exists, nothing in it.
+    case stagingCreated = 1
+    /// One file is in the temporary folder.
+    case firstFileWritten
+    /// Every file and the release's records are written and flushed.
+    case filesWritten
+    /// The release folder has its final name.
+    case releaseFolderInPlace
+    /// Links for the release's new languages exist (leading nowhere yet).
+    case languagesLinked
+    /// `..data_tmp` points at the new release.
+    case linkMade
+    /// `..data` points at the new release: it is current.
+    case swapped
+    /// Links of languages the release lacks are gone.
+    case oldLanguagesUnlinked
+    /// Older releases beyond the kept count are removed.
+    case pruned
+
+    /// The environment variable tests set.
+    package static let environmentVariable = "HOTSTRINGS_TEST_CRASH_AT_INSTALL_STEP"
+
+    private static let requested: Int? = ProcessInfo.processInfo.environment[environmentVariable].flatMap(Int.init)
+
+    /// Kills this process with SIGKILL if the environment asks for `step`.
+    @Sendable package static func crashIfRequested(_ step: InstallStep) {
+        guard requested == step.rawValue else { return }
+        try? Signals.send(.kill, toProcess: ProcessStatistics.processID)
+    }
+}
