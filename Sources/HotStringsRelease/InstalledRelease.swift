@@ -6,8 +6,9 @@ import LinuxSystem
 package struct InstalledRelease: Sendable, Equatable {
     /// The manifest, as verified at install time.
     package var manifest: ReleaseManifest
-    /// When it was installed (seconds since 1970); orders the history for `rollback`.
-    package var installedAt: Double
+    /// When it was installed (microseconds since 1970, an integer so JSON keeps it exactly); orders the history
+    /// for `rollback`.
+    package var installedAt: Int
     /// The manifest response's `ETag`, sent back as `If-None-Match`.
     package var entityTag: String?
     /// The manifest response's `Last-Modified`, sent back as `If-Modified-Since`.
@@ -31,7 +32,7 @@ package struct InstalledRelease: Sendable, Equatable {
               let manifest = try? ReleaseManifest.decode(manifestBytes, maximumFileSize: Int.max),
               let recordBytes = try? FileSystem.readFile(atPath: folder + "/" + recordName, maximumSize: 1 << 20),
               let record = (try? JSONSerialization.jsonObject(with: Data(recordBytes))) as? [String: Any],
-              let installedAt = record["installedAt"] as? Double
+              let installedAt = record["installedAt"] as? Int
         else { return nil }
         return InstalledRelease(manifest: manifest, installedAt: installedAt, entityTag: record["etag"] as? String,
                                 lastModified: record["lastModified"] as? String, source: record["source"] as? String)

@@ -62,7 +62,7 @@ package struct Publisher {
         try system("write release \(manifest.release)") {
             try FileSystem.writeFileAtomically(json, toPath: output + "/releases/\(manifest.release).json")
         }
-        try system("write \(manifestPath)") { try FileSystem.writeFileAtomically(json, toPath: manifestPath) }
+        try system("write \(manifestPath)") { try Self.replaceManifest(at: manifestPath, with: json) }
         return Outcome(manifest: manifest, writtenFiles: written, reusedFiles: byDigest.count - written,
                        isUnchanged: false)
     }
@@ -90,6 +90,23 @@ package struct Publisher {
             throw .system("\(bundle) has no files in <language>.lproj folders: nothing to publish")
         }
         return found
+    }
+
+    /// Writes the manifest under a temporary name and renames it over the old one, its modification time at
+    /// least a second after the old one's: nginx and Apache make `ETag` and `Last-Modified` from the time in whole
+    /// seconds and the size, so two manifests of one size published within a second would otherwise look
+    /// unchanged to a conditional request.
+    private static func replaceManifest(at path: String, with bytes: [UInt8]) throws {
+        let previous = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+        let temporary = path + ".tmp-\(ProcessStatistics.processID)"
+        try FileSystem.writeFile(bytes, toPath: temporary)
+        var modified = Date()
+        let previousSecond = previous.map { $0.timeIntervalSince1970.rounded(.down) }
+        if let previousSecond, modified.timeIntervalSince1970.rounded(.down) <= previousSecond {
+            modified = Date(timeIntervalSince1970: previousSecond + 1)
+        }
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: temporary)
+        try FileSystem.rename(temporary, to: path)
     }
 
     private static func stamp(_ date: Date, format: String) -> String {

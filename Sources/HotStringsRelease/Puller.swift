@@ -90,7 +90,7 @@ package struct Puller: Sendable {
                                        maximumSize: options.maximumManifestSize)
         if response.status == 304 { return .notModified }
         let manifest = try ReleaseManifest.decode(response.body, maximumFileSize: options.maximumFileSize)
-        var release = InstalledRelease(manifest: manifest, installedAt: Date().timeIntervalSince1970,
+        var release = InstalledRelease(manifest: manifest, installedAt: Int(Date().timeIntervalSince1970 * 1e6),
                                        entityTag: response.entityTag, lastModified: response.lastModified,
                                        source: source)
         if let current, current.id == manifest.id, current.manifest.files == manifest.files {

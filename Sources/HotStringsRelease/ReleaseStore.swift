@@ -115,7 +115,9 @@ package struct ReleaseStore: Sendable {
         do throws(ReleaseError) {
             var isFirst = true
             for folder in release.manifest.folders {
-                try system("create \(staging)/\(folder)") { try FileSystem.makeDirectory(atPath: staging + "/" + folder) }
+                try system("create \(staging)/\(folder)") {
+                    try FileSystem.makeDirectory(atPath: staging + "/" + folder)
+                }
             }
             for file in release.manifest.files {
                 guard let bytes = contents[file.path] else { throw .system("no content for \(file.path)") }
@@ -126,8 +128,10 @@ package struct ReleaseStore: Sendable {
                 isFirst = false
             }
             try system("write the manifest copy") {
-                try FileSystem.writeFileAtomically(release.manifest.json, toPath: staging + "/" + InstalledRelease.manifestName)
-                try FileSystem.writeFileAtomically(release.recordJSON, toPath: staging + "/" + InstalledRelease.recordName)
+                try FileSystem.writeFileAtomically(release.manifest.json,
+                                                   toPath: staging + "/" + InstalledRelease.manifestName)
+                try FileSystem.writeFileAtomically(release.recordJSON,
+                                                   toPath: staging + "/" + InstalledRelease.recordName)
             }
             willReachStep(.filesWritten)
             let folder = bundle + "/" + release.folderName

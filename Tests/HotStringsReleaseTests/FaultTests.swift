@@ -1,0 +1,110 @@
+import Foundation
+import HotStringsRelease
+import HotStringsTestSupport
+import LinuxSystem
+import Testing
+
+/// An origin that misbehaves: each fault leaves nothing installed and the old release served, and the pull
+/// succeeds once the origin is fixed.
+@Suite struct FaultOriginTests {
+    static let cases: [(FaultOrigin.Fault, String, String)] = [
+        (.truncated, "/files/", "remaining to read"),
+        (.wrongBytes, "/files/", "SHA-256 mismatch: expected "),
+        (.status500, "/files/", "HTTP status 500"),
+        (.status503, "/manifest.json", "HTTP status 503"),
+        (.reset, "/files/", "/files/"),
+        (.stall, "/files/", "timed out"),
+        (.redirectLoop, "/manifest.json", "redirect"),
+        (.oversized, "/files/", "over the cap"),
+        (.invalidJSON, "/manifest.json", "invalid manifest: not JSON"),
+        (.missing, "/files/", "HTTP status 404"),
+    ]
+
+    @Test(arguments: cases)
+    func faultInstallsNothingAndRecovers(fault: FaultOrigin.Fault, prefix: String, reason: String) throws {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let origin = try FaultOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        let puller = Puller(bundle: fixture.target, options: try fixture.options(origin.url))
+        _ = try puller.pull()
+        let second = try fixture.publishChange()
+        try origin.setFault(fault, for: prefix)
+        var message = ""
+        #expect {
+            try puller.pull()
+        } throws: { error in
+            message = "\(error)"
+            return true
+        }
+        #expect(message.contains(reason), "\(fault): \(message)")
+        #expect(fixture.currentRelease == first)
+        #expect(try fixture.servesExactly(first))
+        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..\(second)" })
+        try origin.setFault(nil, for: prefix)
+        let recovered = try puller.pull()
+        #expect(recovered.kind == .installed(previous: first))
+        #expect(try fixture.servesExactly(second))
+    }
+
+    @Test func aTableThatDoesNotParseIsNotInstalledAndItsPlaceIsNamed() throws {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let origin = try FaultOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        let puller = Puller(bundle: fixture.target, options: try fixture.options(origin.url))
+        _ = try puller.pull()
+        // A broken table published behind publish's back (a hand-edited origin): the pull parses before it installs.
+        let broken = Array("\"a\" = \"b\";\n\"c\" = ;\n".utf8)
+        let digest = SHA256.hexDigest(broken)
+        try FileSystem.writeFile(broken, toPath: fixture.output + "/files/" + digest)
+        var manifest = try ReleaseManifest.decode(
+            try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20))
+        manifest.files = manifest.files.map { file in
+            file.path == "fr.lproj/Localizable.strings"
+                ? ReleaseManifest.File(path: file.path, size: broken.count, sha256: digest) : file
+        }
+        manifest.release = "hand-edited"
+        try FileSystem.writeFile(manifest.json, toPath: fixture.output + "/manifest.json")
+        #expect {
+            try puller.pull()
+        } throws: { error in
+            guard case .invalidTable(let problem) = error as? ReleaseError else { return false }
+            return problem.file == "fr.lproj/Localizable.strings" && problem.line == 2 && problem.column == 7
+        }
+        #expect(fixture.currentRelease == first)
+    }
+}
+
+/// A pull killed with SIGKILL at each step of the install leaves one whole release served, and the next pull
+/// cleans up and installs.
+@Suite struct CrashSafetyTests {
+    @Test(arguments: InstallStep.allCases)
+    func killedAtStep(step: InstallStep) throws {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let origin = try FaultOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        _ = try Puller(bundle: fixture.target, options: try fixture.options(origin.url)).pull()
+        // The second release drops a language and adds one, so the link steps have work to do.
+        try FileSystem.removeRecursively(atPath: fixture.source + "/zh-Hans.lproj")
+        try fixture.sandbox.write("\"greeting\" = \"Ciao\";\n", to: "it.lproj/Localizable.strings")
+        let second = try fixture.publish()
+        let killed = try HotstringsProcess.run(
+            ["pull", origin.url, fixture.target],
+            environment: [InstallStep.environmentVariable: String(step.rawValue)])
+        #expect(killed.code == 9, "step \(step): \(killed.stderr)")
+        let expected = step.rawValue >= InstallStep.swapped.rawValue ? second : first
+        #expect(fixture.currentRelease == expected)
+        // Files whole; the language links may still be the old set between the swap and the unlink.
+        let linksSettled = step.rawValue >= InstallStep.oldLanguagesUnlinked.rawValue
+        if linksSettled || step.rawValue < InstallStep.languagesLinked.rawValue {
+            #expect(try fixture.servesExactly(expected), "step \(step)")
+        }
+        let next = try HotstringsProcess.run(["pull", origin.url, fixture.target])
+        #expect(next.code == 0, "\(next.stderr)")
+        #expect(try fixture.servesExactly(second))
+        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..data_tmp" },
+                "\(fixture.targetEntries)")
+    }
+}

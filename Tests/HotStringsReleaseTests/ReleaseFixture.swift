@@ -1,0 +1,61 @@
+import Foundation
+import HotStringsRelease
+import HotStringsTestSupport
+import LinuxSystem
+
+/// A bundle to publish (a copy of sample-bundle), a publish folder, and a second bundle to pull into, in one
+/// temporary folder.
+final class ReleaseFixture {
+    let sandbox: Sandbox
+    /// The bundle that is published (`sandbox.bundle`).
+    var source: String { sandbox.bundle }
+    /// The publish output.
+    var output: String { sandbox.root + "/published" }
+    /// The bundle releases are pulled into.
+    var target: String { sandbox.root + "/pulled" }
+
+    init() throws {
+        sandbox = try Sandbox(prefix: "hs-release-")
+    }
+
+    /// Publishes the source bundle; the new release's id.
+    @discardableResult
+    func publish() throws -> String {
+        try Publisher().publish(bundle: source, to: output).manifest.release
+    }
+
+    /// Changes one value of `de.lproj/Localizable.strings` in the source (a new value each call) and publishes.
+    @discardableResult
+    func publishChange(_ value: String = UUID().uuidString) throws -> String {
+        try sandbox.save("\"greeting\" = \"Hallo \(value)\";\n" + (try sandbox.read("de.lproj/Localizable.strings")),
+                         to: "de.lproj/Localizable.strings")
+        return try publish()
+    }
+
+    /// Pull options for `url` with short timeouts for tests.
+    func options(_ url: String) throws -> PullOptions {
+        var options = try PullOptions(url: url)
+        options.limits.idleTimeout = .seconds(2)
+        options.limits.totalTimeout = .seconds(10)
+        return options
+    }
+
+    /// The release `..data` of the target points at.
+    var currentRelease: String? { ReleaseStore(bundle: target).current()?.id }
+
+    /// The names in the target's root.
+    var targetEntries: [String] { ((try? FileSystem.listDirectory(atPath: target)) ?? []).map(\.name) }
+
+    /// Checks that what the target serves through its language links is exactly release `id` of the publish
+    /// output: every file of its manifest, whole, and no language folder more.
+    func servesExactly(_ id: String) throws -> Bool {
+        let bytes = try FileSystem.readFile(atPath: output + "/releases/\(id).json", maximumSize: 1 << 20)
+        let manifest = try ReleaseManifest.decode(bytes)
+        for file in manifest.files {
+            guard let served = try? FileSystem.readFile(atPath: target + "/" + file.path, maximumSize: 1 << 24),
+                  SHA256.hexDigest(served) == file.sha256 else { return false }
+        }
+        let languages = Set(targetEntries.filter { $0.hasSuffix(".lproj") && !$0.hasPrefix(".") })
+        return languages == Set(manifest.folders)
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import LinuxSystem
+
+/// A real nginx serving a folder on 127.0.0.1, with a temporary configuration and prefix: the web origin of the
+/// over-the-air tests. Stopped (SIGQUIT, then SIGKILL) on deinit.
+///
+/// The manifest is sent with `Cache-Control: no-cache` and `files/` as immutable, as docs/DEPLOY.md says; the
+/// access log records `<uri> <status> <body bytes>` per request.
+package final class NginxOrigin {
+    /// Where nginx is looked for.
+    package static let executable = ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"]
+        .first(where: FileManager.default.isExecutableFile)
+
+    /// The base URL (`http://127.0.0.1:<port>`).
+    package let url: String
+    /// The folder served.
+    package let root: String
+    private let prefix: String
+    private var process: Process?
+
+    /// Starts nginx serving `root` on a free port of 127.0.0.1.
+    /// - Throws: `TimedOut` when nginx is not installed or does not start (with its error log).
+    package init(root: String) throws {
+        guard let executable = Self.executable else { throw TimedOut(description: "nginx is not installed") }
+        self.root = root
+        let prefix = try FileSystem.makeTemporaryDirectory(prefix: "hs-nginx-")
+        self.prefix = prefix
+        try FileSystem.makeDirectory(atPath: prefix + "/tmp")
+        var started: String?
+        for _ in 0..<8 {
+            let port = Int.random(in: 20_000..<60_000)
+            try Self.configuration(prefix: prefix, root: root, port: port)
+                .write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+            let candidate = Process()
+            candidate.executableURL = URL(fileURLWithPath: executable)
+            candidate.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"]
+            candidate.standardOutput = FileHandle.nullDevice
+            candidate.standardError = FileHandle.nullDevice
+            try candidate.run()
+            // nginx writes its pid file once its listening sockets are bound; a port in use makes it exit.
+            _ = waitUntil(.seconds(10)) {
+                !candidate.isRunning || FileManager.default.fileExists(atPath: prefix + "/nginx.pid")
+            }
+            if candidate.isRunning {
+                started = "http://127.0.0.1:\(port)"
+                process = candidate
+                break
+            }
+        }
+        guard let started else {
+            let log = (try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? ""
+            throw TimedOut(description: "nginx did not start:\n\(log)")
+        }
+        url = started
+    }
+
+    deinit {
+        if let running = process, running.isRunning {
+            kill(running.processIdentifier, SIGQUIT)
+            if !waitUntil(.seconds(5), { !running.isRunning }) { kill(running.processIdentifier, SIGKILL) }
+            running.waitUntilExit()
+        }
+        try? FileSystem.removeRecursively(atPath: prefix)
+    }
+
+    /// The access log's lines so far: `<uri> <status> <bytes>`.
+    package var requests: [String] {
+        ((try? String(contentsOfFile: prefix + "/access.log", encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    private static func configuration(prefix: String, root: String, port: Int) -> String {
+        """
+        daemon off;
+        master_process on;
+        \(getuid() == 0 ? "user root root;  # workers read the test's private 0700 folders" : "")
+        worker_processes 1;
+        pid \(prefix)/nginx.pid;
+        error_log \(prefix)/error.log;
+        events { worker_connections 256; }
+        http {
+            log_format brief '$uri $status $body_bytes_sent';
+            access_log \(prefix)/access.log brief;
+            client_body_temp_path \(prefix)/tmp;
+            proxy_temp_path \(prefix)/tmp;
+            fastcgi_temp_path \(prefix)/tmp;
+            uwsgi_temp_path \(prefix)/tmp;
+            scgi_temp_path \(prefix)/tmp;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root);
+                location = /manifest.json { add_header Cache-Control "no-cache"; }
+                location /files/ { add_header Cache-Control "public, max-age=31536000, immutable"; }
+            }
+        }
+
+        """
+    }
+}
+
+/// A small web origin in Python's standard library that serves a folder and misbehaves on demand, for what a
+/// real server will not do: truncated bodies, wrong bytes, 500 and 503, a reset mid-body, a stalled response, a
+/// redirect loop, an oversized body, invalid JSON, a missing file.
+///
+/// `setFault(_:for:)` applies to requests whose path starts with the given prefix (`/manifest.json`, `/files/`);
+/// faults are read from a JSON file at each request, so a change applies to the next request.
+package final class FaultOrigin {
+    /// What the origin does instead of serving a file well.
+    package enum Fault: String, Sendable, CaseIterable {
+        /// Declares the full length, sends half the body, closes.
+        case truncated
+        /// Sends bytes of the right length with one byte changed.
+        case wrongBytes = "wrong-bytes"
+        /// Answers 500.
+        case status500 = "status-500"
+        /// Answers 503.
+        case status503 = "status-503"
+        /// Sends half the body, then resets the connection (SO_LINGER 0).
+        case reset
+        /// Sends the headers and a few bytes, then nothing.
+        case stall
+        /// Redirects to itself, forever.
+        case redirectLoop = "redirect-loop"
+        /// Sends 8 MiB more than the file.
+        case oversized
+        /// Sends `{"format": 1, "release": ` (not JSON).
+        case invalidJSON = "invalid-json"
+        /// Answers 404.
+        case missing
+    }
+
+    /// The base URL (`http://127.0.0.1:<port>`).
+    package let url: String
+    private let directory: String
+    private let process = Process()
+    private var faults: [String: String] = [:]
+
+    /// Starts the origin serving `root`.
+    /// - Throws: `TimedOut` when python3 is missing or the server does not report its port.
+    package init(root: String) throws {
+        guard let python = ["/usr/bin/python3", "/usr/local/bin/python3"]
+            .first(where: FileManager.default.isExecutableFile) else {
+            throw TimedOut(description: "python3 is not installed")
+        }
+        directory = try FileSystem.makeTemporaryDirectory(prefix: "hs-faults-")
+        try Self.script.write(toFile: directory + "/origin.py", atomically: true, encoding: .utf8)
+        try "{}".write(toFile: directory + "/faults.json", atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [directory + "/origin.py", root, directory + "/faults.json"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let reader = PipeReader(output.fileHandleForReading)
+        try reader.wait(untilContains: "\n")
+        guard let port = Int(reader.text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw TimedOut(description: "the fault origin did not report its port: \(reader.text)")
+        }
+        url = "http://127.0.0.1:\(port)"
+    }
+
+    deinit {
+        // SIGKILL: the test process may have SIGTERM blocked, and a child inherits the mask. The server has no
+        // children and nothing to flush.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? FileSystem.removeRecursively(atPath: directory)
+    }
+
+    /// Makes requests whose path starts with `prefix` get `fault` (nil: served well again).
+    /// - Throws: when the faults file cannot be written.
+    package func setFault(_ fault: Fault?, for prefix: String) throws {
+        faults[prefix] = fault?.rawValue
+        let data = try JSONSerialization.data(withJSONObject: faults)
+        try data.write(to: URL(fileURLWithPath: directory + "/faults.json"), options: .atomic)
+    }
+
+    private static let script = #"""
+    import json, os, socket, struct, sys, time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    ROOT, FAULTS = sys.argv[1], sys.argv[2]
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def fault(self):
+            with open(FAULTS) as f:
+                faults = json.load(f)
+            for prefix, name in faults.items():
+                if self.path.startswith(prefix):
+                    return name
+            return None
+
+        def head(self, status, length, extra=()):
+            self.send_response(status)
+            self.send_header("Content-Length", str(length))
+            for name, value in extra:
+                self.send_header(name, value)
+            self.end_headers()
+
+        def do_GET(self):
+            fault = self.fault()
+            path = os.path.join(ROOT, self.path.lstrip("/").split("?")[0])
+            if fault in ("status-500", "status-503"):
+                self.head(int(fault[-3:]), 0)
+                return
+            if fault == "redirect-loop":
+                self.head(302, 0, [("Location", self.path)])
+                return
+            if fault == "missing" or not os.path.isfile(path):
+                self.head(404, 0)
+                return
+            with open(path, "rb") as f:
+                body = f.read()
+            if fault == "invalid-json":
+                body = b'{"format": 1, "release": '
+            if fault == "wrong-bytes":
+                body = body[:-1] + bytes([body[-1] ^ 0x20]) if body else b"x"
+            if fault == "oversized":
+                body = body + b" " * (8 << 20)
+            if fault in ("truncated", "reset", "stall"):
+                self.head(200, len(body))
+                self.wfile.write(body[: max(1, len(body) // 2)])
+                self.wfile.flush()
+                if fault == "reset":
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                if fault == "stall":
+                    time.sleep(3600)
+                self.close_connection = True
+                return
+            self.head(200, len(body))
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+    """#
+}
