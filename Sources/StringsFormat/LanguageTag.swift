@@ -5,8 +5,10 @@
 /// (`Hans`), a two-letter or three-digit region in upper case (`CN`, `419`), anything else (variants,
 /// and everything from an extension's one-letter singleton on, as in `en-US-u-ca-gregory`) in lower
 /// case. So `zh_hans_cn`, `ZH-HANS-CN` and `zh-Hans-CN` are one tag. The old English folder names
-/// Xcode once wrote (`English.lproj`, `German.lproj`, ...) map to their codes, and `Base` (the folder
-/// of base internationalization) stays `Base`.
+/// Xcode once wrote (`English.lproj`, `German.lproj`, ...) map to their codes, legacy language codes map
+/// to their current ones (`iw` → `he`, `in` → `id`, `ji` → `yi`, `no` → `nb`, `sh` → `sr-Latn`; CLDR's
+/// aliases and Apple's `no`, see `LanguageMatcher`), and `Base` (the folder of base
+/// internationalization) stays `Base`.
 ///
 /// Equality, hashing and ordering use the canonical form.
 public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -63,6 +65,13 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
                 return
             }
         }
+        if let replacement = LanguageData.aliases[subtags[0]] {
+            // `sh` → `sr-Latn`: the replacement's script, unless the tag names its own.
+            let replacementSubtags = replacement.lowercased().split(separator: "-").map(String.init)
+            subtags[0] = replacementSubtags[0]
+            let hasScript = subtags.count > 1 && subtags[1].utf8.count == 4 && subtags[1].utf8.allSatisfy(Self.isLetter)
+            if replacementSubtags.count > 1, !hasScript { subtags.insert(replacementSubtags[1], at: 1) }
+        }
         var parts = [subtags[0]]
         // Scripts and regions come before the first singleton (`u-`, `x-`); what follows stays lower case.
         var isInExtension = false
@@ -92,6 +101,30 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The language subtag: `zh` for `zh-Hans-CN`.
     public var language: String {
         String(identifier.prefix { $0 != "-" })
+    }
+
+    /// The script subtag (`Hant` of `zh-Hant-TW`), or nil when the tag names none.
+    public var script: String? {
+        let subtags = identifier.split(separator: "-")
+        guard subtags.count > 1, subtags[1].utf8.count == 4, subtags[1].utf8.first.map(Self.isUpper) == true
+        else { return nil }
+        return String(subtags[1])
+    }
+
+    /// The region subtag (`TW` of `zh-Hant-TW`, `419` of `es-419`), or nil when the tag names none.
+    public var region: String? {
+        let subtags = identifier.split(separator: "-").dropFirst()
+        let candidate = subtags.first.flatMap { $0.utf8.count == 4 ? subtags.dropFirst().first : $0 }
+        guard let candidate, Self.isRegion(candidate) else { return nil }
+        return String(candidate)
+    }
+
+    /// Whether the tag has subtags beyond language, script and region (variants, extensions).
+    var hasVariantsOrExtensions: Bool {
+        var count = 1
+        if script != nil { count += 1 }
+        if region != nil { count += 1 }
+        return identifier.split(separator: "-").count > count
     }
 
     /// This tag and the more general tags it falls back to, most specific first.
@@ -124,6 +157,16 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
         }
         if bytes.count == 2, bytes.allSatisfy(isLetter) { return subtag.uppercased() }
         return subtag
+    }
+
+    private static func isRegion(_ subtag: Substring) -> Bool {
+        let bytes = subtag.utf8
+        return (bytes.count == 2 && bytes.allSatisfy(isUpper))
+            || (bytes.count == 3 && bytes.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+    }
+
+    private static func isUpper(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

@@ -39,8 +39,13 @@ package actor StringsStore {
     package private(set) var selectedLanguage: String?
 
     private let developmentTag: LanguageTag
-    /// Where every lookup's chain ends: the selected language, the development language, `Base`.
-    private var chainTail: [LanguageTag] = []
+    private var selectedTag: LanguageTag?
+    /// Matches requests to the languages the store has tables in; replaced when that set changes.
+    private var matcher = LanguageMatcher(languages: [])
+    /// Each preference list's chain for the current languages and selection (see `chain(for:)`).
+    private var chains: [[String]: [LanguageTag]] = [:]
+    /// How many preference lists' chains are kept; beyond that the cache starts afresh.
+    static let chainCacheLimit = 256
     private var files: [String: FileState] = [:]
     private var filesByID: [TableID: [String]] = [:]
     private var served: [TableID: Served] = [:]
@@ -63,7 +68,7 @@ package actor StringsStore {
         self.epoch = epoch ?? UInt64.random(in: 1..<(1 << 53))
         let selected = selectedLanguage.flatMap { LanguageTag($0) }.flatMap { $0.isBase ? nil : $0 }
         self.selectedLanguage = selected?.identifier
-        self.chainTail = Self.chainTail(selected: selected, development: tag)
+        self.selectedTag = selected
     }
 
     // MARK: - Applying changes
@@ -115,6 +120,7 @@ package actor StringsStore {
             }
         }
 
+        if !before.isEmpty { updateMatcher() }
         var events: [StoreEvent] = []
         if let reason = batch.resync { events.append(.resync(seq: nextSeq(), reason: reason)) }
         if !changes.isEmpty { events.append(.reload(seq: nextSeq(), changes: changes)) }
@@ -195,24 +201,44 @@ package actor StringsStore {
 
     /// Looks `key` up in `table`, trying each language of the fallback chain in turn.
     ///
-    /// The chain is each preference followed by its more general tags (`de-CH`, `de`), then the
-    /// selected app language and its general tags, then the development language, then `Base`.
-    /// Preferences that are not tags are skipped. When no language has the key, the value is the key
-    /// itself, `language` is `nil` and `found` is false. A key that has a format rule in the language that
-    /// answers comes with the rule (`Lookup.rule`) and its plain text as the value.
+    /// The chain is what `LanguageMatcher` finds in the store's languages for each preference (`zh-TW` finds
+    /// `zh-Hant`, `es-MX` finds `es-419`, then `es`), then for the selected app language, then for the
+    /// development language, each language once, then `Base`. Preferences that are not tags are skipped.
+    /// When no language has the key, the value is the key itself, `language` is `nil` and `found` is false. A
+    /// key that has a format rule in the language that answers comes with the rule (`Lookup.rule`) and its plain
+    /// text as the value.
     ///
-    /// - Complexity: O(length of the chain).
+    /// - Complexity: O(length of the chain); the chain of a preference list is resolved once for the
+    ///   current languages and selection.
     package func lookup(_ key: String, table: String = "Localizable", preferences: [String]) -> Lookup {
-        for preference in preferences {
-            guard let tag = LanguageTag(preference) else { continue }
-            for language in tag.fallbacks {
-                if let found = lookup(key, table: table, language: language) { return found }
-            }
-        }
-        for language in chainTail {
+        for language in chain(for: preferences) {
             if let found = lookup(key, table: table, language: language) { return found }
         }
         return Lookup(value: key, language: nil, found: false)
+    }
+
+    /// The languages a lookup with `preferences` tries, in order, ending with `Base`.
+    package func chain(for preferences: [String]) -> [LanguageTag] {
+        if let cached = chains[preferences] { return cached }
+        let chain = matcher.chain(preferences: preferences.compactMap { LanguageTag($0) }, selected: selectedTag,
+                                  development: developmentTag)
+        if chains.count >= Self.chainCacheLimit { chains.removeAll(keepingCapacity: true) }
+        chains[preferences] = chain
+        return chain
+    }
+
+    /// Each step of the chain of `preferences`, with the request it answers and why (`languages --resolve`).
+    package func resolve(preferences: [String]) -> [LanguageMatcher.Step] {
+        matcher.resolve(preferences: preferences.compactMap { LanguageTag($0) }, selected: selectedTag,
+                        development: developmentTag)
+    }
+
+    /// A new matcher when the set of languages with tables changed; the cached chains go with the old one.
+    private func updateMatcher() {
+        let languages = Set(served.keys.lazy.map(\.language).filter { !$0.isBase })
+        guard languages != matcher.languages else { return }
+        matcher = LanguageMatcher(languages: languages)
+        chains.removeAll(keepingCapacity: true)
     }
 
     private func lookup(_ key: String, table: String, language: LanguageTag) -> Lookup? {
@@ -233,9 +259,9 @@ package actor StringsStore {
 
     /// Selects the app language that lookups try after the requested ones, or clears it with `nil`.
     ///
-    /// A language is supported when the bundle has a table in it or in one of its more general tags
-    /// (`de-CH` is accepted when there is `de`); `Base` is not a language to select. Selecting the
-    /// language already selected returns no event.
+    /// A language is supported when `LanguageMatcher` finds a language of the bundle for it (`de-CH` is
+    /// accepted when there is `de`, `zh-TW` when there is `zh-Hant`); `Base` is not a language to select.
+    /// Selecting the language already selected returns no event.
     ///
     /// - Returns: a `language` event with the next `seq`, or nothing when the selection is unchanged.
     /// - Throws: `StoreError.unsupportedLanguage` listing the available languages.
@@ -253,11 +279,8 @@ package actor StringsStore {
         throws(StoreError) -> [StoreEvent] {
         var tag: LanguageTag?
         if let language {
-            let available = Set(served.keys.lazy.map(\.language).filter { !$0.isBase })
-            guard let requested = LanguageTag(language), !requested.isBase,
-                  requested.fallbacks.contains(where: available.contains)
-            else {
-                throw .unsupportedLanguage(language, available: available.map(\.identifier).sorted())
+            guard let requested = LanguageTag(language), !requested.isBase, matcher.supports(requested) else {
+                throw .unsupportedLanguage(language, available: matcher.languages.map(\.identifier).sorted())
             }
             tag = requested
         }
@@ -269,7 +292,8 @@ package actor StringsStore {
         }
         let previous = selectedLanguage
         selectedLanguage = tag?.identifier
-        chainTail = Self.chainTail(selected: tag, development: developmentTag)
+        selectedTag = tag
+        chains.removeAll(keepingCapacity: true)
         return [.language(seq: nextSeq(), language: selectedLanguage, previous: previous)]
     }
 
@@ -277,9 +301,5 @@ package actor StringsStore {
     /// folder name that is no language) as `error` events; nothing is served differently.
     package func report(_ problems: [FileProblem]) -> [StoreEvent] {
         problems.map { .error(seq: nextSeq(), $0) }
-    }
-
-    private static func chainTail(selected: LanguageTag?, development: LanguageTag) -> [LanguageTag] {
-        (selected?.fallbacks ?? []) + development.fallbacks + [.base]
     }
 }

@@ -32,7 +32,8 @@ import Testing
     /// A requested selection and what the store must answer: the canonical selection, or an error.
     static let selections: [(String, String?)] = [
         ("fr", "fr"), ("FR", "fr"), ("German", "de"), ("de", "de"), ("de_CH", "de-CH"), ("pt-br", "pt-BR"),
-        ("pt", nil), ("en", nil), ("Base", nil), ("base", nil), ("", nil), ("fr!", nil), ("zz-ZZ", nil),
+        // `pt` is `pt-Latn-BR` (CLDR likely subtags), so pt_BR.lproj answers it; no script is crossed.
+        ("pt", "pt"), ("iw", nil), ("zh-TW", nil), ("en", nil), ("Base", nil), ("base", nil), ("", nil), ("fr!", nil), ("zz-ZZ", nil),
     ]
 
     @Test(arguments: selections)
