@@ -78,6 +78,22 @@ enum ClientText {
         return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
     }
 
+    /// The `languages --resolve` chain: one line per language with the request it answers and why.
+    static func chain(_ steps: [LanguageMatcher.Step]) -> String {
+        let width = steps.map(\.language.identifier.count).max() ?? 0
+        return steps.enumerated().map { index, step in
+            let language = step.language.identifier.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+            let why: String
+            switch step.source {
+            case .base: why = "base internationalization"
+            case .preference: why = "for \(step.request?.identifier ?? "?"): \(step.reason)"
+            case .selected: why = "selected app language \(step.request?.identifier ?? "?"): \(step.reason)"
+            case .development: why = "development language \(step.request?.identifier ?? "?"): \(step.reason)"
+            }
+            return "\(index + 1). \(language)\(why)\n"
+        }.joined()
+    }
+
     /// The `status` result as labelled lines, then the last errors one per line.
     static func status(_ result: JSONValue) -> String {
         var rows: [(String, String)] = []

@@ -36,30 +36,6 @@ extension ReportCommand {
     }
 }
 
-/// `hotstrings languages`: the daemon's languages with their tables and key counts.
-struct LanguagesCommand: ReportCommand {
-    static let spec = CommandSpec(
-        name: "languages",
-        abstract: "List the languages the daemon serves, with their tables and key counts.",
-        discussion: """
-            One line per language: its tables with their key counts, marked '(selected)' when it is the \
-            selected app language and '(development language)' when lookups fall back to it. --json prints \
-            the daemon's answer: languages, selected and developmentLanguage.
-            """,
-        options: reportOptions,
-        exitCodes: ClientOptions.exitCodes(
-            success: "The languages were printed.",
-            failure: "The daemon refused the request."
-        )
-    )
-    static let request = Request.languages
-
-    static func text(_ result: JSONValue) -> String { ClientText.languages(result) }
-
-    var printsJSON: Bool
-    var client: ClientOptions
-}
-
 /// `hotstrings status`: the daemon's health.
 struct StatusCommand: ReportCommand {
     static let spec = CommandSpec(

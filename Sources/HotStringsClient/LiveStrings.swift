@@ -21,11 +21,13 @@ import Synchronization
 /// stood; when the daemon was restarted, a fresh snapshot replaces the mirror and hooks fire only for what
 /// actually differs. Lookups are synchronous and safe from any thread.
 ///
-/// Lookups resolve each key through a fallback chain: the current language and its more general tags
-/// (`de-CH`, then `de`), the app language selected through the daemon, the development language, then
-/// `Base`. The current language is, first match wins: the local override (`overrideLanguage(_:)`), the
-/// language selected through the daemon (`setLanguage(_:)`), the first language of the environment the
-/// bundle has (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`, as gettext reads them), the development language.
+/// Lookups resolve each key through a fallback chain: the bundle languages that answer the current language
+/// (`de-CH` finds `de`, `zh-TW` finds `zh-Hant`, `es-MX` finds `es-419` then `es`: CLDR's likely subtags and
+/// parent locales, as on Apple platforms; see `LanguageMatcher`), then those of the app language selected
+/// through the daemon, then those of the development language, then `Base`. The current language is, first
+/// match wins: the local override (`overrideLanguage(_:)`), the language selected through the daemon
+/// (`setLanguage(_:)`), the first language of the environment the bundle has a language for (`LANGUAGE`,
+/// `LC_ALL`, `LC_MESSAGES`, `LANG`, as gettext reads them), the development language.
 public final class LiveStrings: Sendable {
     /// The table a lookup uses when none is named: `Localizable`.
     public static let defaultTable = "Localizable"

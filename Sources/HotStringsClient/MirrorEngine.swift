@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import StringsFormat
 
 /// What readers see: every key's value for the current language, already resolved through the fallback
 /// chain, so a lookup is two hash lookups under a lock that is only ever held for an assignment.
@@ -54,6 +55,8 @@ struct MirrorEngine {
     /// The tables when the current handshake began, to report which ones it changed.
     private var tablesBeforeHandshake: [LocalizedTable: [String: String]] = [:]
     private(set) var chain: [String] = []
+    /// Matches requests to the languages the mirror knows of; kept while that set stays the same.
+    private var matcher = LanguageMatcher(languages: [])
     private(set) var view: MirrorView
     /// The view's tables that may have changed since `takeChangedTables()`; nil: any of them.
     private var changedViewTables: Set<String>? = nil
@@ -239,6 +242,7 @@ struct MirrorEngine {
     private mutating func refresh(cause: LocalizationChange.Cause, tables changed: Set<LocalizedTable>,
                                   touched: [String: Set<String>]?) -> Outcome {
         var outcome = Outcome()
+        matcher = currentMatcher()
         let newChain = computeChain()
         var strings = view.strings
         // The engine is then the only owner of the tables' storage, so that they change in place.
@@ -286,11 +290,16 @@ struct MirrorEngine {
                             since: since)
     }
 
-    /// The languages whose tables the mirror needs (the configured ones with their parents, and the whole
-    /// current chain), or nil when no languages were configured.
+    /// The languages whose tables the mirror needs (the configured ones with their more general tags and the
+    /// bundle languages that answer them, and the whole current chain), or nil when no languages were configured.
     private func requiredLanguages() -> Set<String>? {
         guard let configuredLanguages else { return nil }
-        return Set(configuredLanguages.flatMap(LanguageTags.fallbacks(of:))).union(computeChain())
+        let matcher = currentMatcher()
+        var required = Set(configuredLanguages.flatMap(LanguageTags.fallbacks(of:)))
+        for language in configuredLanguages.compactMap({ LanguageTag($0) }) {
+            required.formUnion(matcher.matches(for: language).map(\.language.identifier))
+        }
+        return required.union(computeChain())
     }
 
     /// The preferences in force: the override, else the selected language, else the environment's list.
@@ -300,28 +309,32 @@ struct MirrorEngine {
         return environmentLanguages
     }
 
-    /// Each preference and its parents, then the selected language and its parents, then the development
-    /// language and its parents, then `Base`; each language once.
+    /// What `LanguageMatcher` finds in the bundle for each preference, then for the selected language, then for
+    /// the development language, each language once, then `Base`.
     func computeChain() -> [String] {
-        var chain: [String] = []
-        var seen: Set<String> = []
-        let heads = preferences + (selectedLanguage.map { [$0] } ?? []) + [developmentLanguage]
-        for language in heads.flatMap(LanguageTags.fallbacks(of:)) + [LanguageTags.base]
-        where seen.insert(language).inserted {
-            chain.append(language)
-        }
-        return chain
+        currentMatcher().chain(preferences: preferences.compactMap { LanguageTag($0) },
+                               selected: selectedLanguage.flatMap { LanguageTag($0) },
+                               development: LanguageTag(developmentLanguage) ?? .base).map(\.identifier)
     }
 
-    /// The override, else the selected language, else the first environment language the bundle has (itself
-    /// or a parent), else the development language.
+    /// The override, else the selected language, else the first environment language the bundle has a language
+    /// for (`LanguageMatcher`), else the development language.
     func computeLanguage() -> String {
         if let overrideLanguage { return overrideLanguage }
         if let selectedLanguage { return selectedLanguage }
-        let available = Set(supportedLanguages).union(tables.keys.lazy.map(\.language))
+        let matcher = currentMatcher()
         let supported = environmentLanguages.first { language in
-            LanguageTags.fallbacks(of: language).contains(where: available.contains)
+            LanguageTag(language).map(matcher.supports) ?? false
         }
         return supported ?? developmentLanguage
+    }
+
+    /// The matcher for the languages the mirror knows of now (the daemon's list and the tables it holds): the
+    /// kept one while that set is unchanged.
+    private func currentMatcher() -> LanguageMatcher {
+        var available = Set(supportedLanguages.compactMap { LanguageTag($0) })
+        for id in tables.keys { if let tag = LanguageTag(id.language) { available.insert(tag) } }
+        available.remove(.base)
+        return available == matcher.languages ? matcher : LanguageMatcher(languages: available)
     }
 }

@@ -112,16 +112,16 @@ public struct LanguageMatcher: Sendable, Equatable {
             return result
         }
         let language = request.language
-        let scriptTag = Self.tag(language, likely.script, nil)
-        let candidates = entries[scriptTag.identifier] ?? []
+        let candidates = entries["\(language)-\(likely.script)"] ?? []
+        let scriptTag = Self.minimalTag(language, likely.script, nil)
         // The request's region, then its CLDR parents within the same script.
         var region: String? = likely.region
         var regionsSeen: Set<String> = []
         var isParent = false
         while let current = region, regionsSeen.insert(current).inserted {
-            let step = Self.tag(language, likely.script, current)
+            let step = Self.minimalTag(language, likely.script, current)
             for entry in candidates where entry.region == current {
-                add(entry.tag, isParent ? .parent(step) : .likely(step))
+                add(entry.tag, isParent ? .parent(step) : .likely(Self.tag(language, likely.script, current)))
             }
             let regional = Self.tag(language, nil, current).identifier
             if let standIn = LanguageData.standIns[regional].flatMap({ LanguageTag($0) }),
@@ -132,7 +132,7 @@ public struct LanguageMatcher: Sendable, Equatable {
             isParent = true
         }
         for entry in candidates where !entry.hasRegion { add(entry.tag, .script(scriptTag)) }
-        let likelyRegion = Self.likelySubtags(of: scriptTag)?.region
+        let likelyRegion = Self.likelySubtags(of: Self.tag(language, likely.script, nil))?.region
         for entry in candidates where entry.region == likelyRegion { add(entry.tag, .sibling(scriptTag)) }
         for entry in candidates { add(entry.tag, .sibling(scriptTag)) }
         return result
@@ -202,6 +202,13 @@ public struct LanguageMatcher: Sendable, Equatable {
               likely.script == script, let parentRegion = parent.region
         else { return nil }
         return parentRegion
+    }
+
+    /// The shortest tag for the given subtags: the script is left out when it is the likely one (`es-419` for
+    /// `es-Latn-419`, `de` for `de-Latn`, but `zh-Hant-HK` and `sr-Latn`).
+    private static func minimalTag(_ language: String, _ script: String, _ region: String?) -> LanguageTag {
+        let withoutScript = tag(language, nil, region)
+        return likelySubtags(of: withoutScript)?.script == script ? withoutScript : tag(language, script, region)
     }
 
     /// The canonical tag of the given subtags.

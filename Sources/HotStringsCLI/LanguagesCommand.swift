@@ -1,0 +1,88 @@
+import HotStringsProtocol
+import StringsFormat
+
+/// `hotstrings languages`: the daemon's languages with their tables and key counts, or with `--resolve` the chain
+/// of languages a lookup follows in this bundle.
+struct LanguagesCommand: Command {
+    static let spec = CommandSpec(
+        name: "languages",
+        abstract: "List the languages the daemon serves, or show which of them answer a request.",
+        discussion: """
+            One line per language: its tables with their key counts, marked '(selected)' when it is the \
+            selected app language and '(development language)' when lookups fall back to it. --json prints \
+            the daemon's answer: languages, selected and developmentLanguage. With --resolve, prints the chain a \
+            lookup with the preferences LANGUAGE... follows in this bundle, one language per line with the \
+            request it answers and why (likely subtags, parent locale, script, another region), then the \
+            selected app language's, the development language's and Base; see docs/LANGUAGES.md.
+            """,
+        arguments: [
+            ArgumentSpec(name: "language", help: "With --resolve: a preferred language, most preferred first.",
+                         isRepeating: true, isOptional: true),
+        ],
+        options: [
+            .flag("resolve", help: "Print the chain of languages a lookup in LANGUAGE... tries."),
+            .flag("json", help: "Print the daemon's answer (with --resolve: the chain) as one JSON object."),
+        ] + ClientOptions.specs,
+        exitCodes: ClientOptions.exitCodes(
+            success: "The languages (or the chain) were printed.",
+            failure: "The daemon refused the request."
+        )
+    )
+
+    var resolves: [String]?
+    var printsJSON: Bool
+    var client: ClientOptions
+
+    init(arguments: ParsedArguments) throws(UsageError) {
+        if arguments.flag("resolve") {
+            resolves = arguments.positionals
+            if let invalid = arguments.positionals.first(where: { LanguageTag($0) == nil }) {
+                throw UsageError("'\(invalid)' is not a language tag")
+            }
+        } else if !arguments.positionals.isEmpty {
+            throw UsageError("languages takes LANGUAGE arguments only with --resolve")
+        }
+        printsJSON = arguments.flag("json")
+        client = try ClientOptions(arguments)
+    }
+
+    func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+        switch client.send(.languages, io: &io) {
+        case .result(let result):
+            if let resolves {
+                let steps = Self.resolve(resolves, in: result)
+                io.stdout.write(printsJSON ? "\(Self.json(steps))\n" : ClientText.chain(steps))
+            } else {
+                io.stdout.write(printsJSON ? "\(result)\n" : ClientText.languages(result))
+            }
+            return ExitCode.success
+        case .refused(let error):
+            return ClientOptions.report(error, io: &io)
+        case .failed(let code):
+            return code
+        }
+    }
+
+    /// The chain of `preferences` in the bundle the daemon's `languages` answer describes, as the daemon resolves
+    /// it: the same `LanguageMatcher` over the same languages, selection and development language.
+    static func resolve(_ preferences: [String], in result: JSONValue) -> [LanguageMatcher.Step] {
+        let languages = (result["languages"]?.arrayValue ?? []).compactMap { $0["language"]?.stringValue }
+        let matcher = LanguageMatcher(languages: languages.compactMap { LanguageTag($0) })
+        return matcher.resolve(preferences: preferences.compactMap { LanguageTag($0) },
+                               selected: result["selected"]?.stringValue.flatMap { LanguageTag($0) },
+                               development: result["developmentLanguage"]?.stringValue
+                                   .flatMap { LanguageTag($0) } ?? .base)
+    }
+
+    /// `{"chain":[{"language":"zh-Hant","request":"zh-TW","source":"preference","reason":"…"}, …]}`.
+    static func json(_ steps: [LanguageMatcher.Step]) -> JSONValue {
+        .object([("chain", .array(steps.map { step in
+            .object([
+                ("language", .string(step.language.identifier)),
+                ("request", step.request.map { .string($0.identifier) } ?? .null),
+                ("source", .string(step.source.rawValue)),
+                ("reason", .string(step.reason.description)),
+            ])
+        }))])
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HotStringsProtocol
+import HotStringsTestSupport
+import Testing
+@testable import HotStringsClient
+
+/// Issue 13's table through the real daemon on a real temporary bundle: its `get` (the folder that answered
+/// is its `language`) and `LiveStrings` on its socket (the value tells the folder).
+@Suite(needsDaemon)
+struct LanguageMatchingTests {
+    /// Checks every expectation of `rows` through `get` and through a `LiveStrings` client of `daemon`.
+    static func check(_ rows: [LanguageMatchingBundle.Row], daemon: Daemon) async throws {
+        let connection = try LineConnection(path: daemon.socket)
+        let strings = LiveStrings(configuration: .init(socketPath: daemon.socket, clientName: "tests",
+                                                       environment: [:]))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        for row in rows {
+            strings.overrideLanguage(row.request)
+            for (key, answer) in LanguageMatchingBundle.expectations(for: row) {
+                let request = Request.get(key: key, table: "Localizable", languages: [row.request])
+                let result = try connection.request(request, timeout: .seconds(5)).get()
+                #expect(result["value"]?.stringValue == answer ?? key, "get \(key) in \(row.request)")
+                #expect(result["language"]?.stringValue == answer, "get \(key) in \(row.request): the folder")
+                #expect(result["found"]?.boolValue == (answer != nil), "get \(key) in \(row.request)")
+                #expect(strings.localizedString(key) == answer ?? key, "LiveStrings \(key) in \(row.request)")
+            }
+        }
+        strings.stop()
+    }
+
+    @Test func theIssuesTable() async throws {
+        let sandbox = try Sandbox(tables: LanguageMatchingBundle.tables(), prefix: "hs-lang-")
+        let daemon = try Daemon.serving(sandbox)
+        try await Self.check(LanguageMatchingBundle.rows, daemon: daemon)
+    }
+
+    @Test func zhHantTWFindsZhTWLproj() async throws {
+        let tables = LanguageMatchingBundle.tables(folders: ["en", "zh_TW"]) { $0.replacingOccurrences(of: "_", with: "-") }
+        let sandbox = try Sandbox(tables: tables, prefix: "hs-lang-")
+        let daemon = try Daemon.serving(sandbox)
+        try await Self.check([LanguageMatchingBundle.zhTWRow], daemon: daemon)
+    }
+}
