@@ -23,14 +23,14 @@ Python 3 standard library only. The output is deterministic, so a test can regen
 temporary directory and compare it with the committed file.
 """
 
-import argparse
 import json
 import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CLDR = os.path.join(ROOT, "scripts", "cldr")
+import cldrgen
+
+CLDR = os.path.join(cldrgen.ROOT, "scripts", "cldr")
 OUTPUT_NAME = "LanguageData+CLDR.swift"
 APPLE_ALIASES = {"no": "nb"}
 APPLE_STAND_INS = {"en-001": "en-GB"}
@@ -128,19 +128,7 @@ def generate():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", default=os.path.join(ROOT, "Sources", "StringsFormat"),
-                        help="directory to write %s into" % OUTPUT_NAME)
-    arguments = parser.parse_args()
-    try:
-        text = generate()
-    except (DataError, KeyError) as error:
-        print("generate-language-data: %s" % error, file=sys.stderr)
-        return 1
-    os.makedirs(arguments.output, exist_ok=True)
-    with open(os.path.join(arguments.output, OUTPUT_NAME), "w", encoding="utf-8") as file:
-        file.write(text)
-    return 0
+    return cldrgen.main(__doc__.splitlines()[0], OUTPUT_NAME, generate, (DataError, KeyError), "generate-language-data")
 
 
 if __name__ == "__main__":

@@ -5,9 +5,6 @@ import Testing
 /// `LanguageMatcher` against the issue's table (the same bundle the daemon and `LiveStrings` tests use) and
 /// against CLDR's own data in scripts/cldr.
 @Suite struct LanguageMatcherTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// The bundle of the issue: `en zh-Hans zh-Hant es-419 es pt-BR pt-PT nb he id sr-Latn en-GB`.
     static let bundle = ["en", "zh-Hans", "zh-Hant", "es-419", "es", "pt-BR", "pt-PT", "nb", "he", "id",
                          "sr-Latn", "en-GB"]
@@ -83,7 +80,7 @@ import Testing
     // MARK: - CLDR's own data
 
     static func supplemental(_ file: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: packageRoot.appendingPathComponent("scripts/cldr/\(file)"))
+        let data = try Data(contentsOf: GeneratedSwift.packageRoot.appendingPathComponent("scripts/cldr/\(file)"))
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try #require(root["supplemental"] as? [String: Any])
     }
@@ -130,25 +127,6 @@ import Testing
     }
 
     @Test func theGeneratedSwiftIsUpToDate() throws {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("python3") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        guard let python3 = path else {
-            try Test.cancel("python3 is not on PATH, so the generator cannot run")
-        }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("language-data-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = python3
-        process.arguments = [Self.packageRoot.appendingPathComponent("scripts/generate-language-data.py").path,
-                             "--output", output.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let generated = try String(contentsOf: output.appendingPathComponent("LanguageData+CLDR.swift"), encoding: .utf8)
-        let committed = try String(
-            contentsOf: Self.packageRoot.appendingPathComponent("Sources/StringsFormat/LanguageData+CLDR.swift"),
-            encoding: .utf8)
-        #expect(generated == committed, "run scripts/generate-language-data.py and commit the result")
+        try GeneratedSwift.expectUpToDate(script: "generate-language-data.py", file: "LanguageData+CLDR.swift")
     }
 }

@@ -149,25 +149,6 @@ import Testing
     }
 
     @Test func theGeneratedSwiftIsUpToDate() throws {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-            .map { URL(fileURLWithPath: String($0)).appendingPathComponent("python3") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-        guard let python3 = path else {
-            try Test.cancel("python3 is not on PATH, so the generator cannot run")
-        }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("plural-rules-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = python3
-        process.arguments = [Self.packageRoot.appendingPathComponent("scripts/generate-plural-rules.py").path,
-                             "--output", output.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let generated = try String(contentsOf: output.appendingPathComponent("PluralRules+CLDR.swift"), encoding: .utf8)
-        let committed = try String(
-            contentsOf: Self.packageRoot.appendingPathComponent("Sources/StringsFormat/PluralRules+CLDR.swift"),
-            encoding: .utf8)
-        #expect(generated == committed, "run scripts/generate-plural-rules.py and commit the result")
+        try GeneratedSwift.expectUpToDate(script: "generate-plural-rules.py", file: "PluralRules+CLDR.swift")
     }
 }
