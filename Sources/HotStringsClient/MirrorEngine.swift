@@ -311,10 +311,19 @@ struct MirrorEngine {
 
     /// What `LanguageMatcher` finds in the bundle for each preference, then for the selected language, then for
     /// the development language, each language once, then `Base`.
+    ///
+    /// Before the mirror knows any language of the bundle, the chain is a guess for the first subscription: each
+    /// input and its more general tags, so that a client usually needs no second snapshot once it knows.
     func computeChain() -> [String] {
-        currentMatcher().chain(preferences: preferences.compactMap { LanguageTag($0) },
-                               selected: selectedLanguage.flatMap { LanguageTag($0) },
-                               development: LanguageTag(developmentLanguage) ?? .base).map(\.identifier)
+        let matcher = currentMatcher()
+        if matcher.languages.isEmpty {
+            let heads = preferences + (selectedLanguage.map { [$0] } ?? []) + [developmentLanguage]
+            var seen: Set<String> = []
+            return (heads.flatMap(LanguageTags.fallbacks(of:)) + [LanguageTags.base]).filter { seen.insert($0).inserted }
+        }
+        return matcher.chain(preferences: preferences.compactMap { LanguageTag($0) },
+                             selected: selectedLanguage.flatMap { LanguageTag($0) },
+                             development: LanguageTag(developmentLanguage) ?? .base).map(\.identifier)
     }
 
     /// The override, else the selected language, else the first environment language the bundle has a language

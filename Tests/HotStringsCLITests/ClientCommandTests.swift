@@ -86,6 +86,26 @@ struct ClientCommandTests {
         #expect(try served.stop() == 0)
     }
 
+    @Test func languagesResolvePrintsTheChainWithItsReasons() throws {
+        let served = try ServedBundle()
+        let chain = try served.run(["languages", "--resolve", "de-AT", "pt", "zh-CN", "zh-TW"])
+        #expect(chain.code == 0)
+        #expect(chain.stdout == """
+            1. de       for de-AT: language and script de
+            2. pt-BR    for pt: same as pt-Latn-BR (likely subtags)
+            3. zh-Hans  for zh-CN: same as zh-Hans-CN (likely subtags)
+            4. en       development language en: exact
+            5. Base     base internationalization
+
+            """)
+        #expect(try served.run(["select-language", "fr"]).code == 0)
+        let json = try object(try served.run(["languages", "--resolve", "--json", "iw"]).stdout)
+        let steps = try #require(json["chain"] as? [[String: Any]])
+        #expect(steps.compactMap { $0["language"] as? String } == ["fr", "en", "Base"])
+        #expect(steps.compactMap { $0["source"] as? String } == ["selected", "development", "base"])
+        #expect(try served.stop() == 0)
+    }
+
     @Test func selectLanguageNormalizesRefusesAndClears() throws {
         let served = try ServedBundle()
         let unsupported = try served.run(["select-language", "it"])
