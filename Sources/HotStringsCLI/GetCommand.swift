@@ -10,9 +10,9 @@ struct GetCommand: Command {
             Asks the running daemon (hotstrings serve) for KEY in --table. The languages are tried in \
             order, each through the bundle languages that answer it (de-CH finds de, zh-TW finds zh-Hant, \
             es-MX finds es-419 then es; 'hotstrings languages --resolve' shows the chain), then the selected \
-            app language, the development language and Base. The value is printed with a newline; a key found nowhere prints \
-            nothing on standard output, says so on standard error and exits with 1 (the daemon itself \
-            answers such a key with the key, as NSLocalizedString does; --json shows that answer).
+            app language, the development language and Base. The value is printed with a newline; a key found \
+            nowhere prints nothing on standard output, says so on standard error and exits with 1 (the daemon \
+            itself answers such a key with the key, as NSLocalizedString does; --json shows that answer).
             """,
         arguments: [
             ArgumentSpec(name: "key", help: "The key to look up."),

@@ -319,7 +319,8 @@ struct MirrorEngine {
         if matcher.languages.isEmpty {
             let heads = preferences + (selectedLanguage.map { [$0] } ?? []) + [developmentLanguage]
             var seen: Set<String> = []
-            return (heads.flatMap(LanguageTags.fallbacks(of:)) + [LanguageTags.base]).filter { seen.insert($0).inserted }
+            let guess = heads.flatMap(LanguageTags.fallbacks(of:)) + [LanguageTags.base]
+            return guess.filter { seen.insert($0).inserted }
         }
         return matcher.chain(preferences: preferences.compactMap { LanguageTag($0) },
                              selected: selectedLanguage.flatMap { LanguageTag($0) },

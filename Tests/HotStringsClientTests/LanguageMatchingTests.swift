@@ -35,7 +35,9 @@ struct LanguageMatchingTests {
     }
 
     @Test func zhHantTWFindsZhTWLproj() async throws {
-        let tables = LanguageMatchingBundle.tables(folders: ["en", "zh_TW"]) { $0.replacingOccurrences(of: "_", with: "-") }
+        let tables = LanguageMatchingBundle.tables(folders: ["en", "zh_TW"]) {
+            $0.replacingOccurrences(of: "_", with: "-")
+        }
         let sandbox = try Sandbox(tables: tables, prefix: "hs-lang-")
         let daemon = try Daemon.serving(sandbox)
         try await Self.check([LanguageMatchingBundle.zhTWRow], daemon: daemon)
