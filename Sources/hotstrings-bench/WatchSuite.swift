@@ -12,19 +12,25 @@ struct WatchSuite: BenchmarkSuite {
     static let name = "watch"
     static let abstract = "watcher latency vs a bare inotify read, cold start vs parse, store memory, idle CPU"
     static let help = """
-        USAGE: swift run -c release hotstrings-bench watch [--saves N] [--swaps N] [--idle-seconds S] [--corpus DIR]
+        USAGE: swift run -c release hotstrings-bench watch [--saves N] [--swaps N] [--write-rate N]
+                   [--write-seconds S] [--idle-seconds S] [--corpus DIR]
 
         Latency: a file of the bundle is atomically replaced (written beside it, renamed over it) N times;
         each time, the time until the store has produced the reload event, with default watcher settings,
         next to the floor measured in the same run, interleaved: the same rename in another folder seen by
         a bare inotify read. Release swap: `..data` renamed to point at another release of 300 tables (the old
-        one kept) until the reload, next to a single-file save in the same bundle. Cold start: watcher scan +
-        parse + store apply of element-ios against parsing the same files alone. Memory: the store's resident growth against the bytes on disk. Idle: the
-        process's CPU time while nothing changes.
+        one kept) until the reload, next to a single-file save in the same bundle. In-place writer: one table
+        rewritten in place (open with O_TRUNC, write, close) 1,000 times a second for 5 s; every reload the store
+        publishes is checked to be one complete version, and the time from the last write to the reload of the
+        last version is shown next to the single save's p50. Cold start: watcher scan + parse + store apply of
+        element-ios against parsing the same files alone. Memory: the store's resident growth against the bytes on
+        disk. Idle: the process's CPU time while nothing changes.
 
         OPTIONS:
           --saves N          atomic saves to time (default 500)
           --swaps N          release swaps to time (default 50)
+          --write-rate N     in-place writes per second (default 1000)
+          --write-seconds S  how long the in-place writer writes (default 5)
           --idle-seconds S   how long to measure idle CPU (default 60)
           --corpus DIR       the corpus folder (default: as for the parse suite)
         """
@@ -34,6 +40,8 @@ struct WatchSuite: BenchmarkSuite {
         let saves = try options.positiveInteger("--saves") ?? 500
         let idleSeconds = try options.positiveInteger("--idle-seconds") ?? 60
         let swaps = try options.positiveInteger("--swaps") ?? 50
+        let writeRate = try options.positiveInteger("--write-rate") ?? 1000
+        let writeSeconds = try options.positiveInteger("--write-seconds") ?? 5
         let corpus = ParseInputs.corpusDirectory(option: try options.value("--corpus"))
         try options.finish()
         Signals.ignore(.pipe)
@@ -50,6 +58,18 @@ struct WatchSuite: BenchmarkSuite {
         print(String(format: "  above the floor: p50 +%.3f ms, p99 +%.3f ms", p50Gap, p99Gap))
 
         var passes = p99Gap <= 2
+        let writer = try InPlaceWriter.measure(rate: writeRate, seconds: writeSeconds)
+        print("in-place writer (open O_TRUNC, write, close) at \(writeRate) writes/s for \(writeSeconds) s, "
+              + "\(InPlaceWriter.keys) keys per version")
+        print("  \(writer.writes) writes, \(writer.reloads) reloads published, \(writer.incomplete) not one complete "
+              + "version (must be 0)")
+        if let delay = writer.finalDelay {
+            print(String(format: "  last write -> reload of the last version %.3f ms: ", delay * 1e3)
+                  + Format.ratio(delay / percentile(latency.watcher, 0.5)) + " the single save's p50")
+        } else {
+            print("  the last version was never published (waited 5 s)")
+        }
+        passes = passes && writer.incomplete == 0 && writer.finalDelay != nil
         let release = try ReleaseSwapLatency.measure(swaps: swaps)
         let files = ReleaseSwapLatency.languages.count * ReleaseSwapLatency.tablesPerLanguage
         print("release swap (..data renamed to a release of \(files) tables, old release kept) -> reload, "
