@@ -60,7 +60,7 @@ struct WatchCommand: Command {
             // A consumer this far behind has lost track: drop the backlog's tail and rescan instead.
             if case .dropped = continuation.yield(batch) { watcher.rescan() }
         }
-        let signals = Thread {
+        _ = NamedThread.run(name: "hotstrings-signal") {
             while true {
                 let signal = Signals.waitForAny(of: [.interrupt, .terminate, .hangup])
                 if signal == .hangup {
@@ -74,7 +74,6 @@ struct WatchCommand: Command {
                 return
             }
         }
-        signals.start()
         let done = DispatchSemaphore(value: 0)
         Task {
             await Self.printEvents(from: batches, store: store)

@@ -1,4 +1,3 @@
-import Foundation
 import HotStringsService
 import LinuxSystem
 
@@ -60,9 +59,10 @@ final class ListeningSocket {
     static let bindPauseVariable = "HOTSTRINGS_TEST_PAUSE_BEFORE_BIND_MS"
 
     private static func pauseBeforeBindingForTests() {
-        guard let text = ProcessInfo.processInfo.environment[bindPauseVariable], let milliseconds = Int(text),
-              milliseconds > 0 else { return }
-        Thread.sleep(forTimeInterval: Double(min(milliseconds, 5000)) / 1000)
+        guard let text = Environment.value(bindPauseVariable), let milliseconds = Int(text), milliseconds > 0 else {
+            return
+        }
+        ThreadScheduling.sleepCurrentThread(for: .milliseconds(min(milliseconds, 5000)))
     }
 
     /// Closes the socket, removes the socket file if it is still the one bound here, and releases the lock.
@@ -81,8 +81,8 @@ final class ListeningSocket {
 
     /// Refuses a directory another user could rename files in.
     static func checkDirectory(of path: String, ownUser: UInt32) throws(ServerStartError) {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty
-            ? "." : (path as NSString).deletingLastPathComponent
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let owner: FileSystem.Ownership
         do {
             owner = try FileSystem.ownership(atPath: directory, followingSymlinks: true)

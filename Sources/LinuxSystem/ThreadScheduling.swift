@@ -12,6 +12,14 @@ package enum ThreadScheduling {
             throw SystemError(operation: "sched_setaffinity(\(processors))", errno: .current)
         }
     }
+
+    /// Blocks the calling thread for `duration` (`nanosleep`, resumed after a signal until the time is up).
+    package static func sleepCurrentThread(for duration: Duration) {
+        let (seconds, attoseconds) = max(duration, .zero).components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
 }
 
 /// Reads a thread's scheduler statistics from `/proc/thread-self/schedstat`, through a descriptor opened once
