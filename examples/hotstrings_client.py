@@ -14,9 +14,13 @@ direction (docs/PROTOCOL.md). Use it as a command-line tool or import `Client`:
 import argparse
 import json
 import os
+import re
 import socket
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hotstrings_plurals  # noqa: E402
 
 PROTOCOL_VERSION = 1
 MAXIMUM_LINE = 64 * 1024 * 1024  # events (snapshots) can be large; requests are capped at 64 KiB by the daemon
@@ -139,6 +143,29 @@ class Client:
                 self._subscription = {name: value for name, value in fields.items() if name != "since"}
             return message
 
+    def format(self, key, *arguments, table="Localizable", language=None, languages=None, width=None,
+               device="other", plural_rules=None):
+        """The value of KEY formatted with ARGUMENTS, as String.localizedStringWithFormat formats it.
+
+        A value with a format rule (a .stringsdict entry: the answer's `rule`) picks each plural
+        variable's text with the plural rules of the language the daemon found it in (`language` of
+        the answer: a `de` lookup that falls back to `en` uses English rules); a plain value is
+        formatted like String(format:). Numbers select plural forms; a string is read as a decimal
+        number as written ("1.0" is `other` in English)."""
+        fields = {"key": key, "table": table}
+        if language:
+            fields["language"] = language
+        elif languages:
+            fields["languages"] = list(languages)
+        answer = self.request("get", **fields)
+        if "rule" not in answer:
+            return hotstrings_plurals.format_string(answer["value"], arguments)
+        if plural_rules is None:
+            plural_rules = self._plural_rules = getattr(self, "_plural_rules", None) or \
+                hotstrings_plurals.PluralRules.load()
+        return hotstrings_plurals.format_rule(answer["rule"], answer["language"], arguments, plural_rules,
+                                              width=width, device=device)
+
     def events(self):
         """Yields events as they arrive, until the daemon closes the connection.
 
@@ -216,8 +243,13 @@ def _parser():
     commands.required = True
 
     commands.add_parser("hello", help="server name, protocol version, epoch and seq")
-    get = commands.add_parser("get", help="print the value of KEY (exit 1 when not found anywhere)")
+    get = commands.add_parser("get", help="print the value of KEY (exit 1 when not found anywhere), formatted "
+                              "with ARGs when given (numbers select plural forms)")
     get.add_argument("key")
+    get.add_argument("args", nargs="*", metavar="ARG", help="arguments: integers, decimal numbers as written, "
+                     "or strings")
+    get.add_argument("--width", type=int, help="the width variable-width rules pick for (default: the widest)")
+    get.add_argument("--device", default="other", help="the device device-specific rules pick for")
     get.add_argument("--table", default="Localizable")
     group = get.add_mutually_exclusive_group()
     group.add_argument("--language")
@@ -238,6 +270,10 @@ def _parser():
     request = commands.add_parser("request", help="send one raw JSON request and print the response")
     request.add_argument("json")
     commands.add_parser("socket-path", help="print the socket path this client would use")
+    plural = commands.add_parser("plural", help="print the CLDR plural category of each NUMBER (no daemon)")
+    plural.add_argument("language")
+    plural.add_argument("numbers", nargs="+", metavar="NUMBER")
+    plural.add_argument("--ordinal", action="store_true", help="the ordinal rules (1st, 2nd)")
     return parser
 
 
@@ -272,6 +308,16 @@ def _run(client, arguments):
             fields["language"] = arguments.language
         elif arguments.languages:
             fields["languages"] = _split(arguments.languages)
+        if arguments.args:
+            values = [int(arg) if re.match(r"^[+-]?\d+$", arg) else arg for arg in arguments.args]
+            try:
+                text = client.format(arguments.key, *values, table=arguments.table, width=arguments.width,
+                                     device=arguments.device, **{k: v for k, v in fields.items() if "lang" in k})
+            except hotstrings_plurals.FormatError as error:
+                sys.stderr.write("hotstrings_client.py: error: cannot format %r: %s\n" % (arguments.key, error))
+                return EXIT_FAILURE
+            sys.stdout.write(text + "\n")
+            return EXIT_OK
         response = client.request("get", **fields)
         sys.stdout.write(response["value"] + "\n")
         return EXIT_OK if response["found"] else EXIT_FAILURE
@@ -302,6 +348,16 @@ def main(argv=None):
     path = resolve_socket_path(arguments.socket)
     if arguments.command == "socket-path":
         sys.stdout.write(path + "\n")
+        return EXIT_OK
+    if arguments.command == "plural":
+        rules = hotstrings_plurals.PluralRules.load()
+        try:
+            for number in arguments.numbers:
+                category = rules.category(number, arguments.language, ordinal=arguments.ordinal)
+                sys.stdout.write("%s %s\n" % (number, category))
+        except hotstrings_plurals.FormatError as error:
+            sys.stderr.write("hotstrings_client.py: error: %s\n" % error)
+            return EXIT_USAGE
         return EXIT_OK
     if arguments.command == "request":
         try:

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Unit tests of hotstrings_client.py that need no daemon: socket path resolution and the
-event-stream rules of docs/PROTOCOL.md, played by a fake daemon on a socket pair.
+"""Unit tests of hotstrings_client.py that need no daemon: socket path resolution, the
+event-stream rules of docs/PROTOCOL.md played by a fake daemon on a socket pair, and plural
+formatting (every CLDR sample number of every locale, .stringsdict semantics).
 Run: python3 examples/test_hotstrings_client.py"""
 
 import json
@@ -12,6 +13,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hotstrings_client  # noqa: E402
+import hotstrings_plurals  # noqa: E402
+
+CLDR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "cldr")
 
 
 def event(name, epoch, seq, **fields):
@@ -99,6 +103,113 @@ class EventStreamTests(unittest.TestCase):
         thread.join()
         self.assertEqual(raised.exception.code, "unsupported_language")
         self.assertEqual(raised.exception.available, ["de"])
+
+    def test_format_uses_the_rule_and_the_language_that_answered(self):
+        rule = {"NSStringLocalizedFormatKey": "%#@n@",
+                "n": {"NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "NSStringFormatValueTypeKey": "d",
+                      "one": "%d file", "other": "%d files"}}
+        requests = []
+
+        def script(reader):
+            answers = ({"id": 1, "ok": True, "value": "%d files", "language": "en", "found": True, "rule": rule},
+                       {"id": 2, "ok": True, "value": "%d Dateien", "language": "de", "found": True})
+            for answer in answers:
+                requests.append(json.loads(reader.readline()))
+                self.daemon_end.sendall(json.dumps(answer).encode() + b"\n")
+
+        thread = self.run_daemon(script)
+        rules = hotstrings_plurals.PluralRules.load(CLDR)
+        # A `de` lookup answered by `en`: English rules, so 1 is "one".
+        self.assertEqual(self.client.format("files", 1, language="de", plural_rules=rules), "1 file")
+        self.assertEqual(self.client.format("files", 1, language="de", plural_rules=rules), "1 Dateien")
+        thread.join()
+        self.assertEqual([(item["op"], item["key"], item["language"]) for item in requests],
+                         [("get", "files", "de")] * 2)
+
+
+class PluralRulesTests(unittest.TestCase):
+    """The rules are read from the pinned CLDR data; every sample number CLDR lists has its category."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rules = hotstrings_plurals.PluralRules.load(CLDR)
+
+    def test_every_cldr_sample_has_its_category(self):
+        checked = 0
+        for name, key, ordinal in (("plurals.json", "plurals-type-cardinal", False),
+                                   ("ordinals.json", "plurals-type-ordinal", True)):
+            with open(os.path.join(CLDR, name), encoding="utf-8") as file:
+                locales = json.load(file)["supplemental"][key]
+            for locale, rules in locales.items():
+                for rule_name, rule in rules.items():
+                    category = rule_name.rsplit("-", 1)[-1]
+                    for samples in rule.split("@")[1:]:
+                        for sample in samples.split(" ", 1)[1].split(","):
+                            for number in sample.strip().split("~"):
+                                if number in ("", "…"):
+                                    continue
+                                checked += 1
+                                self.assertEqual(self.rules.category(number, locale, ordinal), category,
+                                                 "%s %s (%s)" % (locale, number, name))
+        self.assertGreater(checked, 5000)
+
+    def test_operands_come_from_the_number_as_written(self):
+        operands = hotstrings_plurals.Operands("1.50")
+        self.assertEqual((operands.i, operands.v, operands.w, operands.f, operands.t), (1, 2, 1, 50, 5))
+        self.assertEqual(self.rules.category("1", "en"), "one")
+        self.assertEqual(self.rules.category("1.0", "en"), "other")
+        self.assertEqual(self.rules.category(1.0, "en"), "one", "a float is read as ICU reads a double")
+        self.assertEqual(self.rules.category("1.5c3", "fr"), "other")
+        self.assertEqual(self.rules.category(1000000, "fr"), "many")
+        self.assertEqual(self.rules.category(3, "pt-PT"), "other")
+        self.assertEqual(self.rules.locale("iw"), "he")
+        self.assertEqual(self.rules.category(1, "xx"), "other")
+        self.assertEqual(self.rules.categories("ru"), ["one", "few", "many", "other"])
+        with self.assertRaises(hotstrings_plurals.FormatError):
+            self.rules.category("one", "en")
+
+
+class FormatTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rules = hotstrings_plurals.PluralRules.load(CLDR)
+
+    def plural(self, **forms):
+        return dict(NSStringFormatSpecTypeKey="NSStringPluralRuleType", NSStringFormatValueTypeKey="d", **forms)
+
+    def test_plural_zero_other_and_russian(self):
+        files = {"NSStringLocalizedFormatKey": "%#@n@ in %@",
+                 "n": self.plural(zero="no files", one="%d file", other="%d files")}
+        formatted = [hotstrings_plurals.format_rule(files, "en", [count, "Docs"], self.rules)
+                     for count in (0, 1, 7)]
+        self.assertEqual(formatted, ["no files in Docs", "1 file in Docs", "7 files in Docs"])
+        russian = {"NSStringLocalizedFormatKey": "%#@n@",
+                   "n": self.plural(one="%d файл", few="%d файла", many="%d файлов", other="%d файла")}
+        self.assertEqual([hotstrings_plurals.format_rule(russian, "ru", [count], self.rules)
+                          for count in (1, 3, 5, 21, "1.5")], ["1 файл", "3 файла", "5 файлов", "21 файл", "1 файла"])
+
+    def test_positions_nesting_width_and_device(self):
+        entry = {"NSStringLocalizedFormatKey": "%2$#@people@ shared %1$#@items@",
+                 "people": self.plural(one="%d person", other="%d people"),
+                 "items": self.plural(one="one item", other="%d items (%#@size@)"),
+                 "size": {"NSStringFormatSpecTypeKey": "NSStringVariableWidthRuleType",
+                          "10": "big", "40": "very big"}}
+        self.assertEqual(hotstrings_plurals.format_rule(entry, "en", [3, 1, 0], self.rules, width=20),
+                         "1 person shared 3 items (big)")
+        device = {"NSStringLocalizedFormatKey": "%#@d@", "d": {
+            "NSStringFormatSpecTypeKey": "NSStringDeviceSpecificRuleType", "ipad": "Tap", "other": "Click"}}
+        self.assertEqual(hotstrings_plurals.format_rule(device, "en", [0], self.rules, device="ipad"), "Tap")
+        self.assertEqual(hotstrings_plurals.format_rule(device, "en", [0], self.rules), "Click")
+
+    def test_errors_name_what_is_wrong(self):
+        missing = {"NSStringLocalizedFormatKey": "%#@n@", "n": self.plural(one="x")}
+        with self.assertRaisesRegex(hotstrings_plurals.FormatError, "neither a 'other' nor an 'other' form"):
+            hotstrings_plurals.format_rule(missing, "en", [5], self.rules)
+        with self.assertRaisesRegex(hotstrings_plurals.FormatError, "not defined"):
+            hotstrings_plurals.format_rule({"NSStringLocalizedFormatKey": "%#@v@"}, "en", [1], self.rules)
+        with self.assertRaisesRegex(hotstrings_plurals.FormatError, "needs argument 2"):
+            hotstrings_plurals.format_string("%d and %d", [1])
+        self.assertEqual(hotstrings_plurals.format_string("%2$@ %1$@: %3$05.1f%%", ["a", "b", 2.25]), "b a: 002.2%")
 
 
 if __name__ == "__main__":

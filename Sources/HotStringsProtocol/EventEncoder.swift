@@ -3,7 +3,8 @@
 /// Each line is written straight into one byte array, reserved once, so a server can encode an event
 /// once and send the same bytes to every subscriber.
 package enum EventEncoder {
-    /// A `snapshot` event: `tables` of `{language, table, file, entries}`, entries in source order.
+    /// A `snapshot` event: `tables` of `{language, table, file, entries}`, entries in source order, and `rules`
+    /// for a table that has format rules.
     ///
     /// - Complexity: O(n) in the total size of the tables, with one allocation.
     package static func snapshot(epoch: UInt64, seq: UInt64, tables: [TablePayload]) -> [UInt8] {
@@ -18,13 +19,15 @@ package enum EventEncoder {
             writeTableHead(language: table.language, table: table.table, file: table.file, to: &out)
             out.append(contentsOf: #","entries":"#.utf8)
             JSONWriter.appendStringObject(table.entries, to: &out)
+            appendRules(table.rules, to: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: "]}\n".utf8)
         return out
     }
 
-    /// A `reload` event: `changes` of `{language, table, file, kind, added, changed, removed}`.
+    /// A `reload` event: `changes` of `{language, table, file, kind, added, changed, removed}`, and `rules` for a
+    /// change whose added or changed keys have format rules.
     package static func reload(epoch: UInt64, seq: UInt64, changes: [ChangePayload]) -> [UInt8] {
         var size = 64
         for change in changes {
@@ -45,6 +48,7 @@ package enum EventEncoder {
             JSONWriter.appendStringObject(change.changed, to: &out)
             out.append(contentsOf: #","removed":"#.utf8)
             JSONWriter.appendStringArray(change.removed, to: &out)
+            appendRules(change.rules, to: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(contentsOf: "]}\n".utf8)
@@ -108,6 +112,13 @@ package enum EventEncoder {
         JSONWriter.appendQuoted(table, to: &out)
         out.append(contentsOf: #","file":"#.utf8)
         JSONWriter.appendQuoted(file, to: &out)
+    }
+
+    /// `,"rules":{…}`, or nothing for no rules: a table without rules is written as before rules existed.
+    private static func appendRules(_ rules: [(String, JSONValue)], to out: inout [UInt8]) {
+        guard !rules.isEmpty else { return }
+        out.append(contentsOf: #","rules":"#.utf8)
+        JSONValue.object(rules).write(to: &out)
     }
 
     private static func appendOptionalInteger(_ value: Int?, to out: inout [UInt8]) {

@@ -6,21 +6,26 @@ package struct TablePayload: Sendable, Equatable {
     package var table: String
     /// The file, relative to the bundle root, e.g. `"de.lproj/Localizable.strings"`.
     package var file: String
-    /// Every key and value, in source order.
+    /// Every key and value, in source order; a key with a format rule has the rule's plain text here.
     package var entries: [(String, String)]
+    /// The format rules (`.stringsdict` entries as JSON objects of the same structure), by key; `rules` on the
+    /// wire, left out when empty.
+    package var rules: [(String, JSONValue)]
 
     /// Creates a table payload.
-    package init(language: String, table: String, file: String, entries: [(String, String)]) {
+    package init(language: String, table: String, file: String, entries: [(String, String)],
+                 rules: [(String, JSONValue)] = []) {
         self.language = language
         self.table = table
         self.file = file
         self.entries = entries
+        self.rules = rules
     }
 
-    /// Payloads are equal when their names, file and entries (in order) are.
+    /// Payloads are equal when their names, file, entries and rules (in order) are.
     package static func == (lhs: TablePayload, rhs: TablePayload) -> Bool {
         lhs.language == rhs.language && lhs.table == rhs.table && lhs.file == rhs.file
-            && pairsEqual(lhs.entries, rhs.entries)
+            && pairsEqual(lhs.entries, rhs.entries) && JSONValue.object(lhs.rules) == .object(rhs.rules)
     }
 }
 
@@ -50,10 +55,14 @@ package struct ChangePayload: Sendable, Equatable {
     package var changed: [(String, String)]
     /// Keys that are gone.
     package var removed: [String]
+    /// The format rule of each key of `added` and `changed` whose new value is a rule (a key of those lists not
+    /// here is a plain string now); `rules` on the wire, left out when empty.
+    package var rules: [(String, JSONValue)]
 
     /// Creates a change payload.
     package init(language: String, table: String, file: String, kind: Kind,
-                added: [(String, String)] = [], changed: [(String, String)] = [], removed: [String] = []) {
+                added: [(String, String)] = [], changed: [(String, String)] = [], removed: [String] = [],
+                rules: [(String, JSONValue)] = []) {
         self.language = language
         self.table = table
         self.file = file
@@ -61,12 +70,14 @@ package struct ChangePayload: Sendable, Equatable {
         self.added = added
         self.changed = changed
         self.removed = removed
+        self.rules = rules
     }
 
     /// Payloads are equal when every field is, lists compared in order.
     package static func == (lhs: ChangePayload, rhs: ChangePayload) -> Bool {
         lhs.language == rhs.language && lhs.table == rhs.table && lhs.file == rhs.file && lhs.kind == rhs.kind
             && pairsEqual(lhs.added, rhs.added) && pairsEqual(lhs.changed, rhs.changed) && lhs.removed == rhs.removed
+            && JSONValue.object(lhs.rules) == .object(rhs.rules)
     }
 }
 

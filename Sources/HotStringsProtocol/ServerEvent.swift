@@ -22,7 +22,8 @@ package enum ServerEvent: Sendable, Equatable {
         case "snapshot":
             self = .snapshot(tables: try reader.array("tables").map { table throws(MalformedMessage) in
                 TablePayload(language: try table.string("language"), table: try table.string("table"),
-                             file: try table.string("file"), entries: try table.pairs("entries"))
+                             file: try table.string("file"), entries: try table.pairs("entries"),
+                             rules: try table.rules())
             })
         case "reload":
             self = .reload(changes: try reader.array("changes").map { change throws(MalformedMessage) in
@@ -32,7 +33,8 @@ package enum ServerEvent: Sendable, Equatable {
                 }
                 return ChangePayload(language: try change.string("language"), table: try change.string("table"),
                                      file: try change.string("file"), kind: kind, added: try change.pairs("added"),
-                                     changed: try change.pairs("changed"), removed: try change.strings("removed"))
+                                     changed: try change.pairs("changed"), removed: try change.strings("removed"),
+                                     rules: try change.rules())
             })
         case "error":
             self = .error(file: try reader.string("file"), line: try reader.optionalInt("line"),
@@ -97,6 +99,16 @@ private struct PayloadReader {
             strings.append(string)
         }
         return strings
+    }
+
+    /// The optional `rules` member: an object whose members are objects (absent or `null`: no rules).
+    func rules() throws(MalformedMessage) -> [(String, JSONValue)] {
+        let member = value["rules"] ?? .null
+        if member.isNull { return [] }
+        guard let members = member.objectMembers, members.allSatisfy({ $0.1.objectMembers != nil }) else {
+            throw wrongType("rules", "an object of objects")
+        }
+        return members
     }
 
     func pairs(_ name: String) throws(MalformedMessage) -> [(String, String)] {

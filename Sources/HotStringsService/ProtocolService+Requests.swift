@@ -40,15 +40,21 @@ extension ProtocolService {
             ]
         case .get(let key, let table, let languages):
             let lookup = await store.lookup(key, table: table, preferences: languages)
-            return [("value", .string(lookup.value)), ("language", .string(orNull: lookup.language)),
-                    ("found", .bool(lookup.found))]
+            var fields: [(String, JSONValue)] = [("value", .string(lookup.value)),
+                                                 ("language", .string(orNull: lookup.language)),
+                                                 ("found", .bool(lookup.found))]
+            if let rule = lookup.rule { fields.append(("rule", JSONValue(propertyList: rule.propertyList))) }
+            return fields
         case .table(let language, let table):
-            guard let tag = LanguageTag(language), let found = await store.table(TableID(language: tag, table: table))
+            guard let tag = LanguageTag(language),
+                  let found = await store.content(TableID(language: tag, table: table))
             else { throw .notFound("no table '\(table)' in language '\(language)'") }
-            return [
-                ("entries", .object(found.entries.map { ($0.key, .string($0.value)) })),
+            var fields: [(String, JSONValue)] = [
+                ("entries", .object(found.entries.map { ($0.key, .string($0.value.plainText)) })),
                 ("language", .string(tag.identifier)), ("seq", .integer(await store.seq)),
             ]
+            if !found.rules.isEmpty { fields.append(("rules", .object(found.rulePayload(for: found.rules.keys)))) }
+            return fields
         case .subscribe:
             // The subscription starts once this answer is queued (see `answer`), so its snapshot follows it.
             return [("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq))]

@@ -9,7 +9,10 @@ extension ChangePayload {
             kind: ChangePayload.Kind(rawValue: change.kind.rawValue) ?? .updated,
             added: change.added.map { ($0.key, $0.value.plainText) },
             changed: change.changed.map { ($0.key, $0.value.plainText) },
-            removed: change.removed
+            removed: change.removed, rules: (change.added + change.changed).compactMap { pair in
+                guard case .rule(let entry) = pair.value else { return nil }
+                return (pair.key, JSONValue(propertyList: entry.propertyList))
+            }
         )
     }
 }
@@ -19,7 +22,8 @@ extension TablePayload {
     package init(_ snapshot: TableSnapshot) {
         self.init(
             language: snapshot.id.language.identifier, table: snapshot.id.table, file: snapshot.file,
-            entries: snapshot.content.entries.map { ($0.key, $0.value.plainText) }
+            entries: snapshot.content.entries.map { ($0.key, $0.value.plainText) },
+            rules: snapshot.content.rulePayload(for: snapshot.content.rules.keys)
         )
     }
 }

@@ -17,47 +17,55 @@ public enum LocalizedValue: Sendable, Hashable {
 }
 
 extension StringsdictEntry {
-    /// The format with each `%#@name@` replaced by its `other` text (nested variables too, up to 8 levels).
-    /// An entry with devices on top gives the text of its `other` device (else the first).
+    /// The format with each `%#@name@` replaced by its `other` text (nested variables too, up to 8 levels). The
+    /// unpositioned specifiers of a positioned variable's text take its position (`%2$#@n@` with `other` =
+    /// `%d files` reads `%2$d files`), so the plain text formats with the same arguments as the entry. An entry
+    /// with devices on top gives the text of its `other` device (else the first).
     public var plainText: String {
         if !devices.isEmpty {
             return (devices["other"] ?? devices.min { $0.key < $1.key }!.value).plainText
         }
-        return expandingVariables(in: format, depth: 0)
+        return expandingVariables(in: format, position: nil, depth: 0)
     }
 
-    private func expandingVariables(in text: String, depth: Int) -> String {
-        guard depth < 8, text.contains("#@") else { return text }
+    private func expandingVariables(in text: String, position: String?, depth: Int) -> String {
+        guard depth < 8, text.contains("%") else { return text }
         var output = ""
         var rest = Substring(text)
         while let percent = rest.firstIndex(of: "%") {
             output += rest[..<percent]
             var cursor = rest.index(after: percent)
+            let digits = cursor
             while cursor < rest.endIndex, rest[cursor].isASCII, rest[cursor].isNumber {
                 cursor = rest.index(after: cursor)
             }
-            if cursor < rest.endIndex, rest[cursor] == "$" { cursor = rest.index(after: cursor) }
-            guard rest[cursor...].hasPrefix("#@"),
-                  let end = rest[rest.index(cursor, offsetBy: 2)...].firstIndex(of: "@") else {
-                // An ordinary specifier (or `%%`): copy the `%` and what follows it up to the next `%`.
-                let next = rest.index(after: percent)
-                output += rest[percent..<next]
-                if next < rest.endIndex, rest[next] == "%" {
-                    output += "%"
-                    rest = rest[rest.index(after: next)...]
-                } else {
-                    rest = rest[next...]
-                }
+            var ownPosition: Substring?
+            if cursor > digits, cursor < rest.endIndex, rest[cursor] == "$" {
+                ownPosition = rest[digits..<cursor]
+                cursor = rest.index(after: cursor)
+            } else {
+                cursor = digits
+            }
+            if rest[cursor...].hasPrefix("#@"), let end = rest[rest.index(cursor, offsetBy: 2)...].firstIndex(of: "@") {
+                let name = String(rest[rest.index(cursor, offsetBy: 2)..<end])
+                let inherited = ownPosition.map(String.init) ?? position
+                output += expandingVariables(in: otherText(of: name), position: inherited, depth: depth + 1)
+                rest = rest[rest.index(after: end)...]
                 continue
             }
-            let name = String(rest[rest.index(cursor, offsetBy: 2)..<end])
-            output += expandingVariables(in: otherText(of: name), depth: depth + 1)
-            rest = rest[rest.index(after: end)...]
+            if cursor < rest.endIndex, rest[cursor] == "%" {
+                output += "%%"
+                rest = rest[rest.index(after: cursor)...]
+                continue
+            }
+            // An ordinary specifier: give it the variable's position when it has none of its own.
+            output += "%"
+            if ownPosition == nil, let position { output += position + "$" }
+            rest = rest[rest.index(after: percent)...]
         }
         output += rest
         return output
     }
-
     private func otherText(of name: String) -> String {
         switch variables[name] {
         case .plural(_, let forms)?: forms[.other] ?? forms.sorted { $0.key < $1.key }.last?.value ?? ""

@@ -61,6 +61,7 @@ import Testing
     @Test(arguments: [
         ("%#@a@", "A other"), ("%2$#@a@ and %1$#@w@", "A other and wide"), ("%d%% %#@d@", "%d%% tablet"),
         ("%#@nest@", "outer A other"), ("no variables %@", "no variables %@"), ("%#@missing@!", "!"),
+        ("%1$@ sent %2$#@count@", "%1$@ sent %2$d (%2$5.1f) %3$@ 100%%"),
     ])
     func plainTextPicksOtherTheWidestAndTheOtherDevice(format: String, expected: String) {
         let entry = StringsdictEntry(format: format, variables: [
@@ -68,6 +69,7 @@ import Testing
             "w": .variableWidth([10: "narrow", 40: "wide"]),
             "d": .deviceSpecific(["ipad": "iPad", "other": "tablet"]),
             "nest": .plural(valueType: "d", forms: [.other: "outer %#@a@"]),
+            "count": .plural(valueType: "d", forms: [.other: "%d (%5.1f) %3$@ 100%%"]),
         ])
         #expect(entry.plainText == expected)
         #expect(LocalizedValue.rule(entry).plainText == expected)
