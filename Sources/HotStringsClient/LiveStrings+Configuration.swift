@@ -29,14 +29,19 @@ extension LiveStrings {
         /// such as `/tmp` before the real daemon starts; the client then keeps retrying as after any failed
         /// connection, and `setLanguage(_:)` fails with `LiveStringsError.untrustedServer`. Empty by default.
         public var trustedServerUserIDs: [UInt32]
+        /// The device `NSStringDeviceSpecificRuleType` variables pick their text for (`iphone`, `ipad`, `mac`,
+        /// `appletv`, `applewatch`, `visionos`, `ipod`); `other`, the default, picks the `other` text (or the
+        /// first device's, in alphabetical order, when there is none).
+        public var device: String
 
         /// A configuration; every parameter has a default suited to an application.
         public init(
             socketPath: String? = nil, tables: [String]? = nil, languages: [String]? = nil,
             clientName: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
             reconnectDelay: Duration = .milliseconds(50), maximumReconnectDelay: Duration = .seconds(2),
-            requestTimeout: Duration = .seconds(10), trustedServerUserIDs: [UInt32] = []
+            requestTimeout: Duration = .seconds(10), trustedServerUserIDs: [UInt32] = [], device: String = "other"
         ) {
+            self.device = device
             self.socketPath = socketPath
             self.tables = tables
             self.languages = languages

@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 import HotStringsProtocol
 import LinuxSystem
+import StringsFormat
 import Synchronization
 
 /// Live localized strings from a `hotstrings serve` daemon: a local mirror that answers lookups at once and
-/// reloads itself when a `.strings` file changes or the app language is switched.
+/// reloads itself when a `.strings` or `.stringsdict` file changes or the app language is switched.
 ///
 /// ```swift
 /// let strings = LiveStrings()
@@ -34,6 +35,8 @@ public final class LiveStrings: Sendable {
 
     let core: MirrorCore
     private let transport: any HotStringsTransport
+    /// Formats rules for the configured device.
+    private let formatter: StringsdictFormatter
 
     /// Starts a client of the daemon described by `configuration`; returns at once, without waiting for the
     /// connection (see `waitUntilSynchronized(timeout:)`).
@@ -49,6 +52,7 @@ public final class LiveStrings: Sendable {
         let core = MirrorCore(engine: engine, transport: transport)
         self.core = core
         self.transport = transport
+        self.formatter = StringsdictFormatter(device: configuration.device)
         transport.start { event in core.handle(event) }
     }
 
@@ -79,13 +83,29 @@ public final class LiveStrings: Sendable {
         return key
     }
 
-    /// The value of `key` in `table` used as a `String(format:)` format with `arguments`.
+    /// The value of `key` in `table` formatted with `arguments`, as `String.localizedStringWithFormat` formats a
+    /// `.stringsdict` entry or a plain string.
     ///
-    /// Positional specifiers (`%1$@`, `%2$d`) let a translation reorder the arguments. As with
-    /// `String(format:)`, the arguments must match the specifiers' types.
+    /// A key whose value is a format rule (a `.stringsdict` entry) picks each `%#@variable@`'s text with the
+    /// plural rules of the language its table is in: a `de` lookup that falls back to the `en` table formats
+    /// "1 file" with English rules. Numbers select plural forms (integers; a `Double` as ICU reads it; a string
+    /// is read as a decimal number as written, so `"1.0"` is `other` in English); `width` picks the texts of
+    /// variable width rules (the largest width not above it; nil picks the widest), and `Configuration.device`
+    /// those of device-specific rules. A plain value is formatted with `String(format:)`. Positional specifiers (`%1$@`,
+    /// `%2$d`) let a translation reorder the arguments. As with `String(format:)`, the arguments must match the
+    /// specifiers' types; a rule that cannot be formatted with them (a missing argument, a form without `other`)
+    /// falls back to `String(format:)` on its plain text.
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
-                                arguments: [any CVarArg]) -> String {
-        String(format: localizedString(key, table: table), arguments: arguments)
+                                arguments: [any CVarArg], width: Int? = nil) -> String {
+        if let rule = core.read({ $0.rule(forKey: key, table: table) }) {
+            var formatter = formatter
+            formatter.width = width
+            if let text = try? formatter.format(rule.entry, language: rule.language,
+                                                arguments: arguments.map(FormatArgument.init)) {
+                return text
+            }
+        }
+        return String(format: localizedString(key, table: table), arguments: arguments)
     }
 
     /// The value of `key` in the default table, formatted with `arguments` (see

@@ -4,8 +4,10 @@ import StringsFormat
 /// What readers see: every key's value for the current language, already resolved through the fallback
 /// chain, so a lookup is two hash lookups under a lock that is only ever held for an assignment.
 struct MirrorView: Sendable {
-    /// Table name → key → the value in the first language of the chain that has the key.
+    /// Table name → key → the value in the first language of the chain that has the key (a rule's plain text).
     var strings: [String: [String: String]] = [:]
+    /// Table name → key → its format rule, for the keys whose first language in the chain has one.
+    var rules: [String: [String: ResolvedRule]] = [:]
     /// The current language.
     var language: String
     /// The app language selected through the daemon.
@@ -44,6 +46,8 @@ struct MirrorEngine {
     private(set) var developmentLanguage: String
     private(set) var supportedLanguages: [String] = []
     private(set) var tables: [LocalizedTable: [String: String]] = [:]
+    /// The format rules of each table that has any (their keys' plain texts are in `tables`).
+    private(set) var rules: [LocalizedTable: [String: StringsdictEntry]] = [:]
     /// Where the tables stand in the source's event stream; nil before the first snapshot.
     private(set) var position: StreamPosition?
     /// Connection, handshake and whether a snapshot is awaited.
@@ -122,11 +126,14 @@ struct MirrorEngine {
         switch event {
         case .snapshot(let payloads):
             var replaced: [LocalizedTable: [String: String]] = [:]
+            var replacedRules: [LocalizedTable: [String: StringsdictEntry]] = [:]
             for payload in payloads {
                 let id = LocalizedTable(language: LanguageTags.canonical(payload.language) ?? payload.language,
                                         table: payload.table)
                 replaced[id] = Dictionary(payload.entries, uniquingKeysWith: { _, last in last })
+                if !payload.rules.isEmpty { replacedRules[id] = Self.rules(from: payload.rules) }
             }
+            rules = replacedRules
             let previous = tables
             tables = replaced
             position = StreamPosition(epoch: epoch, seq: seq)
@@ -188,12 +195,14 @@ struct MirrorEngine {
             var removedEntries: [String: String] = [:]
             if change.kind == .deleted {
                 removedEntries = tables.removeValue(forKey: id) ?? [:]
+                rules[id] = nil
             } else {
                 var entries = tables.removeValue(forKey: id) ?? [:]
                 for (key, value) in change.added { entries[key] = value }
                 for (key, value) in change.changed { entries[key] = value }
                 for key in change.removed { entries[key] = nil }
                 tables[id] = entries
+                applyRules(of: change, to: id)
             }
             guard inChain.contains(id.language) else { continue }
             let count = change.added.count + change.changed.count + change.removed.count + removedEntries.count
@@ -208,6 +217,17 @@ struct MirrorEngine {
             changed.insert(id)
             touched[id.table] = keys
         }
+    }
+
+    /// Keeps the rules of `id` in step with a change: an added or changed key has the change's rule, or none.
+    private mutating func applyRules(of change: ChangePayload, to id: LocalizedTable) {
+        guard !change.rules.isEmpty || rules[id] != nil else { return }
+        var entries = rules.removeValue(forKey: id) ?? [:]
+        let changedRules = Self.rules(from: change.rules)
+        for (key, _) in change.added { entries[key] = changedRules[key] }
+        for (key, _) in change.changed { entries[key] = changedRules[key] }
+        for key in change.removed { entries[key] = nil }
+        if !entries.isEmpty { rules[id] = entries }
     }
 
     private mutating func finishHandshake() -> Outcome {
@@ -270,6 +290,13 @@ struct MirrorEngine {
             needsFreshSnapshot = true
             outcome.commands.append(.subscribe(subscription(since: nil)))
         }
+        let resolvedRules = Self.resolveRules(chain: chain, tables: tables, rules: rules)
+        if !resolvedRules.isEmpty || !view.rules.isEmpty {
+            for (table, names) in Self.ruleDifferences(view.rules, resolvedRules) {
+                keys[table, default: []].formUnion(names)
+            }
+        }
+        view.rules = resolvedRules
         let language = computeLanguage()
         view.strings = strings
         view.language = language

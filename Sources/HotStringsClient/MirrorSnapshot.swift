@@ -18,7 +18,7 @@ final class MirrorSnapshot: Sendable {
         var table: Unmanaged<FrozenTable>
     }
 
-    /// The view without its strings (those are in `tables`): language, languages and connection status.
+    /// The view without its strings (those are in `tables`): rules, language, languages and connection status.
     let status: MirrorView
     /// Each table name's resolved values; keeps the tables that the directory points to alive.
     let tables: [String: FrozenTable]
@@ -70,6 +70,14 @@ final class MirrorSnapshot: Sendable {
         Self.liveCount.subtract(1, ordering: .relaxed)
         directory.deallocate()
         names.deallocate()
+    }
+
+    /// The format rule of `key` in the table named `table` and the language it came from, or nil when the key's
+    /// value is a plain string (or missing).
+    @inline(__always)
+    func rule(forKey key: String, table: String) -> ResolvedRule? {
+        guard !status.rules.isEmpty else { return nil }
+        return status.rules[table]?[key]
     }
 
     /// The value of `key` in the table named `table`, as a new `String` that shares no storage with the

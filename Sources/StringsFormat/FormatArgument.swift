@@ -9,13 +9,15 @@ public enum FormatArgument: Sendable, Hashable {
     /// A string or object description (`%@ %s`); a plural variable reads it as a decimal number as written.
     case string(String)
 
-    /// The argument as a signed integer, as `printf` would reinterpret it.
+    /// The argument as a signed integer, as `printf` would reinterpret it; a string is read as a number.
     var integerValue: Int64 {
         switch self {
         case .int(let value): value
         case .uint(let value): Int64(truncatingIfNeeded: value)
         case .double(let value): value.isFinite && value.magnitude < 9.2e18 ? Int64(value) : 0
-        case .string(let text): Int64(text) ?? 0
+        case .string(let text):
+            // A decimal number as written ("1.0", a plural variable's argument) prints its integer part.
+            Int64(text) ?? Double(text).map { $0.isFinite && $0.magnitude < 9.2e18 ? Int64($0) : 0 } ?? 0
         }
     }
 
