@@ -1,10 +1,11 @@
 import StringsFormat
 
-/// `hotstrings dump FILE`: one `.strings` table as JSON, keys in source order; a String Catalog per language.
+/// `hotstrings dump FILE`: one `.strings` table as JSON, keys in source order; a `.stringsdict` as its whole
+/// structure; a String Catalog per language.
 struct DumpCommand: Command {
     static let spec = CommandSpec(
         name: "dump",
-        abstract: "Print a .strings table, or a String Catalog per language, as JSON.",
+        abstract: "Print a .strings table, a .stringsdict, or a String Catalog per language, as JSON.",
         discussion: """
             The output is one JSON object, pretty-printed with a two-space indent like \
             'plutil -convert json -r', with the keys in the order the file writes them. A key written twice \
@@ -14,13 +15,21 @@ struct DumpCommand: Command {
             A String Catalog (*.xcstrings) prints one object per language, {"language": {"key": value}}, \
             or only the object of --language: what Xcode's build makes of it, keys in catalog order, a plain \
             text as a string and a plural or device rule as its .stringsdict dictionary.
+
+            A .stringsdict file (by its name, or --stringsdict for standard input) is printed as its whole \
+            property list structure, as 'plutil -convert json -r' prints it: each entry's \
+            NSStringLocalizedFormatKey and variable dictionaries, dictionary keys sorted (a property list \
+            dictionary has no order). The file is checked as the daemon reads it, so an entry that cannot be \
+            served (no format key, an unknown rule type or category) is an error with its line and column.
             """,
         arguments: [
-            ArgumentSpec(name: "file", help: "The .strings or .xcstrings file to read; '-' reads standard input."),
+            ArgumentSpec(name: "file", help: "The .strings, .stringsdict or .xcstrings file to read; '-' reads "
+                             + "standard input."),
         ],
         options: [
             .flag("comments", help: "Print each entry's translator comment next to its value."),
             .value("language", valueName: "language", help: "For a catalog, print this language only."),
+            .flag("stringsdict", help: "Read the file as a .stringsdict whatever its name (for '-')."),
         ],
         exitCodes: [
             (ExitCode.success, "The table was printed."),
@@ -32,6 +41,7 @@ struct DumpCommand: Command {
     var path: String
     var includesComments: Bool
     var language: String?
+    var isStringsdict: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         path = arguments.positionals[0]
@@ -40,6 +50,8 @@ struct DumpCommand: Command {
         if language != nil, !path.hasSuffix(".xcstrings") {
             throw UsageError("--language is for String Catalogs (.xcstrings)")
         }
+        isStringsdict = arguments.flag("stringsdict") || path.lowercased().hasSuffix(".stringsdict")
+        if isStringsdict, includesComments { throw UsageError("--comments is for .strings files") }
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
@@ -52,6 +64,16 @@ struct DumpCommand: Command {
             return ExitCode.failure
         }
         if path.hasSuffix(".xcstrings") { return dumpCatalog(bytes, name: name, io: &io) }
+        if isStringsdict {
+            do throws(ParseError) {
+                _ = try StringsdictFile.parse(bytes)
+                io.stdout.write(DumpCommand.json(try XMLPropertyList.parse(bytes), level: 0) + "\n")
+                return ExitCode.success
+            } catch {
+                io.stderr.write(error.formatted(file: DisplayText.escaped(name)) + "\n")
+                return ExitCode.failure
+            }
+        }
         let table: StringsTable
         do throws(ParseError) {
             table = try StringsFile.parse(bytes)

@@ -49,8 +49,8 @@ enum FileSystem {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// The `*.strings` and `*.xcstrings` files under `root`, recursively and sorted, with the folders that could
-    /// not be listed.
+    /// The `*.strings`, `*.stringsdict` and `*.xcstrings` files under `root`, recursively and sorted, with the
+    /// folders that could not be listed.
     ///
     /// Hidden entries (names starting with `.`, like `.git` or an rsync temp file) are skipped; symbolic
     /// links to folders are followed once (a link cycle is not entered twice).
@@ -75,7 +75,7 @@ enum FileSystem {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
                 if isDirectory(path) {
                     subfolders.append(path)
-                } else if [".strings", ".xcstrings"].contains(where: name.lowercased().hasSuffix) {
+                } else if [".strings", ".stringsdict", ".xcstrings"].contains(where: name.lowercased().hasSuffix) {
                     files.append(path)
                 }
             }

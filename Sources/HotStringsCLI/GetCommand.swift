@@ -1,7 +1,9 @@
+import HotStringsClient
 import HotStringsProtocol
 import StringsFormat
 
-/// `hotstrings get KEY`: one value, resolved by the daemon through the language fallback chain.
+/// `hotstrings get KEY [ARG...]`: one value, resolved by the daemon through the language fallback chain, and
+/// formatted with the arguments when there are any.
 struct GetCommand: Command {
     static let spec = CommandSpec(
         name: "get",
@@ -13,20 +15,34 @@ struct GetCommand: Command {
             app language, the development language and Base. The value is printed with a newline; a key found \
             nowhere prints nothing on standard output, says so on standard error and exits with 1 (the daemon \
             itself answers such a key with the key, as NSLocalizedString does; --json shows that answer).
+
+            With ARGs the value is formatted as String.localizedStringWithFormat formats it: a .stringsdict \
+            entry picks each %#@variable@'s text with the plural rules of the language the value was found \
+            in (numbers select plural forms: 1 is one in English, 1.0 is other, as written), --width picks \
+            variable-width texts and --device device-specific ones; a plain value is formatted like \
+            String(format:). An ARG that is an integer is an integer, any other is a string (which %f and %d \
+            read as a number). Put negative numbers after '--'.
             """,
         arguments: [
             ArgumentSpec(name: "key", help: "The key to look up."),
+            ArgumentSpec(name: "arg", help: "Arguments to format the value with.", isRepeating: true,
+                         isOptional: true),
         ],
         options: [
             .value("language", short: "l", valueName: "languages",
                    help: "Preferred languages, comma-separated, most preferred first (default: the selected "
                        + "app language, then the development language)."),
             .value("table", short: "t", valueName: "name", default: Request.defaultTable, help: "The table."),
-            .flag("json", help: "Print the daemon's answer as JSON: value, language and found."),
+            .flag("json", help: "Print the daemon's answer as JSON: value, language, found (and rule)."),
+            .value("width", valueName: "n", help: "The display width variable-width rules pick for (default: "
+                       + "the widest text)."),
+            .value("device", valueName: "name", default: "other", help: "The device device-specific rules pick "
+                       + "for: iphone, ipad, mac, appletv, applewatch, visionos, ipod or other."),
         ] + ClientOptions.specs,
         exitCodes: ClientOptions.exitCodes(
             success: "The value was printed.",
-            failure: "The key is in none of the languages tried, or the daemon refused the request."
+            failure: "The key is in none of the languages tried, the daemon refused the request, or the value "
+                + "cannot be formatted with the arguments."
         )
     )
 
@@ -34,10 +50,20 @@ struct GetCommand: Command {
     var languages: [String]
     var table: String
     var printsJSON: Bool
+    var formatArguments: [FormatArgument]
+    var formatter: StringsdictFormatter
     var client: ClientOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
         key = arguments.positionals[0]
+        formatArguments = arguments.positionals.dropFirst().map { Int64($0).map(FormatArgument.int) ?? .string($0) }
+        formatter = StringsdictFormatter(device: arguments.value("device") ?? "other")
+        if let width = arguments.value("width") {
+            guard let number = Int(width), number >= 0 else {
+                throw UsageError("--width takes a number, not '\(width)'")
+            }
+            formatter.width = number
+        }
         languages = try ClientOptions.list(arguments.value("language"), option: "language") ?? []
         table = arguments.value("table") ?? Request.defaultTable
         if table.isEmpty { throw UsageError("--table takes a table name") }
@@ -64,7 +90,25 @@ struct GetCommand: Command {
             ClientOptions.printError("no value for \(quoted) in table '\(DisplayText.escaped(table))'\(tried)", io: &io)
             return ExitCode.failure
         }
-        io.stdout.write(value + "\n")
-        return ExitCode.success
+        guard !formatArguments.isEmpty else {
+            io.stdout.write(value + "\n")
+            return ExitCode.success
+        }
+        do throws(FormatError) {
+            io.stdout.write(try format(value, answer: result) + "\n")
+            return ExitCode.success
+        } catch {
+            ClientOptions.printError("cannot format '\(ClientText.key(key))' with the arguments: \(error)", io: &io)
+            return ExitCode.failure
+        }
+    }
+
+    /// The answer's rule formatted with the language that answered, or its plain value like `String(format:)`.
+    private func format(_ value: String, answer: JSONValue) throws(FormatError) -> String {
+        guard let json = answer["rule"], let rule = PropertyListValue(json: json) else {
+            return try StringsdictFormatter.format(value, arguments: formatArguments)
+        }
+        let entry = try StringsdictEntry(key: key, rule)
+        return try formatter.format(entry, language: answer["language"]?.stringValue ?? "", arguments: formatArguments)
     }
 }

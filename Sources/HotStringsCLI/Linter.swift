@@ -10,10 +10,14 @@ struct Diagnostic: Sendable, Equatable {
     /// What the finding is about; the text output caps the long per-key kinds.
     enum Kind: Sendable, Equatable {
         case unreadable, parseError, duplicateKey, emptyFile, missingKey, extraKey
-        /// A catalog's plural group lacks or has categories the language does not expect.
+        /// A plural category the language does not use, or one it uses that the entry lacks (a catalog's plural
+        /// group, a `.stringsdict` entry).
         case pluralCategory
         /// A catalog language's count of `new`, `needs_review` and `stale` strings.
         case translationState
+        /// A `.stringsdict` entry that cannot format: no `other`, an undefined variable, specifiers that differ
+        /// from the development language's.
+        case ruleError
     }
 
     var severity: Severity
@@ -32,7 +36,7 @@ extension Diagnostic {
     }
 }
 
-/// Where a file sits in a localization bundle: `<root>/<language>.lproj/<table>.strings`.
+/// Where a file sits in a localization bundle: `<root>/<language>.lproj/<table>.strings` (or `.stringsdict`).
 struct BundlePlace: Sendable, Hashable {
     /// The folder holding the `.lproj` folders, standardized so the same root given twice matches.
     var root: String
@@ -40,23 +44,29 @@ struct BundlePlace: Sendable, Hashable {
     var folder: String
     /// The folder name without `.lproj` (`en`, `pt-BR`, `Base`).
     var language: String
-    /// The file name without `.strings` (`Localizable`).
+    /// The file name without `.strings` or `.stringsdict` (`Localizable`).
     var table: String
+    /// The file's extension with its dot: `.strings` or `.stringsdict`.
+    var fileExtension: String
 
-    /// The place of `path`, or `nil` when its folder is not an `.lproj` folder or it is not a `.strings` file.
+    /// The place of `path`, or `nil` when its folder is not an `.lproj` folder or it is not a `.strings` or
+    /// `.stringsdict` file.
     init?(path: String) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let folderURL = url.deletingLastPathComponent()
         let fileName = url.lastPathComponent
         let folder = folderURL.lastPathComponent
         guard folder.count > 6, folder.lowercased().hasSuffix(".lproj"),
-              fileName.count > 8, fileName.lowercased().hasSuffix(".strings") else {
+              let fileExtension = [".strings", ".stringsdict"].first(where: {
+                  fileName.count > $0.count && fileName.lowercased().hasSuffix($0)
+              }) else {
             return nil
         }
         self.root = folderURL.deletingLastPathComponent().path
         self.folder = folder
         self.language = String(folder.dropLast(6))
-        self.table = String(fileName.dropLast(8))
+        self.table = String(fileName.dropLast(fileExtension.count))
+        self.fileExtension = fileExtension
     }
 
     /// Whether this is `Base.lproj`, which is a fallback and never compared.
@@ -83,10 +93,14 @@ struct LintedFile: Sendable {
     /// The path as found (relative paths stay relative).
     var path: String
     var place: BundlePlace?
-    /// The parsed table; `nil` when the file could not be read or parsed.
+    /// The parsed table; `nil` when the file could not be read or parsed, or is a `.stringsdict`.
     var table: StringsTable?
     /// The parsed String Catalog, for a `.xcstrings` file.
     var catalog: StringCatalog?
+    /// The parsed rules of a `.stringsdict`; `nil` when it could not be read or parsed, or is another kind.
+    var rules: StringsdictTable?
+    /// Where each rule's `<key>` is in a `.stringsdict`.
+    var ruleLocations: [String: SourceLocation] = [:]
     var diagnostics: [Diagnostic] = []
 }
 
@@ -94,7 +108,9 @@ struct LintedFile: Sendable {
 struct LintReport: Sendable {
     var files: [LintedFile]
 
-    var keyCount: Int { files.reduce(0) { $0 + ($1.table?.count ?? $1.catalog?.entries.count ?? 0) } }
+    var keyCount: Int {
+        files.reduce(0) { $0 + ($1.table?.count ?? $1.catalog?.entries.count ?? 0) + ($1.rules?.count ?? 0) }
+    }
     var errorCount: Int { count(.error) }
     var warningCount: Int { count(.warning) }
 
@@ -103,12 +119,13 @@ struct LintReport: Sendable {
     }
 }
 
-/// Checks `.strings` files one by one (syntax, duplicates, emptiness) and across the languages of a bundle.
+/// Checks `.strings` and `.stringsdict` files one by one (syntax, duplicates, emptiness, plural forms) and across
+/// the languages of a bundle.
 struct Linter {
     /// The language translations are compared against (`en`).
     var developmentLanguage: String
 
-    /// Lints the files and folders at `paths` (folders recursively, `*.strings` only).
+    /// Lints the files and folders at `paths` (folders recursively, `*.strings` and `*.stringsdict` only).
     func lint(paths: [String]) -> LintReport {
         var files: [LintedFile] = []
         var seen: Set<String> = []
@@ -125,6 +142,7 @@ struct Linter {
             for file in found { add(lintFile(at: file)) }
         }
         compareLanguages(&files)
+        compareRules(&files)
         return LintReport(files: files)
     }
 
@@ -142,6 +160,7 @@ struct Linter {
     /// Parses bytes read from `path`.
     func lint(_ bytes: [UInt8], path: String) -> LintedFile {
         if path.hasSuffix(".xcstrings") { return CatalogLinter.lint(bytes, path: path) }
+        if path.lowercased().hasSuffix(".stringsdict") { return lintStringsdict(bytes, path: path) }
         var file = LintedFile(path: path, place: BundlePlace(path: path))
         let table: StringsTable
         do throws(ParseError) {

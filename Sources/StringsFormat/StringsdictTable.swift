@@ -64,7 +64,7 @@ public enum StringsdictFile {
 
     /// The line and column of the first `<key>key</key>` in `bytes` (the key XML-escaped as written by Xcode and
     /// `plutil`), or 1:1 when it is written in some other way.
-    static func location(ofKey key: String, in bytes: [UInt8]) -> (line: Int, column: Int) {
+    package static func location(ofKey key: String, in bytes: [UInt8]) -> (line: Int, column: Int) {
         var escaped = ""
         for character in key {
             switch character {
