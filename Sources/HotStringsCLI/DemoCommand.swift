@@ -15,9 +15,12 @@ struct DemoCommand: Command {
         discussion: """
             Connects to the running daemon (hotstrings serve) with the HotStringsClient library and draws a \
             screen of labels of the sample bundle: a greeting, a title, a count and a message formatted with \
-            arguments, settings and buttons, each one synchronous lookup. Whenever the client reports a \
-            change (a .strings file was saved, or any program ran hotstrings select-language) the screen is \
-            cleared and drawn again, with the current language and what the last change was.
+            arguments, settings and buttons, each one synchronous lookup. The count is a plural label \
+            (items.count, a .stringsdict entry) whose number ticks up once a second, so its form changes \
+            as a user would see it: 1 item, 2 items (and 1 élément, 2 éléments in French, where 0 is \
+            singular too). Whenever the client reports a change (a .strings or .stringsdict file was saved, \
+            or any program ran hotstrings select-language) the screen is cleared and drawn again, with the \
+            current language and what the last change was.
 
             Without a daemon the screen says it is waiting for one; the client reconnects on its own, and \
             the screen shows the labels as soon as it has them. If the daemon goes away later, the last \
@@ -64,7 +67,7 @@ struct DemoCommand: Command {
         defer { strings.stop() }
         let isSynchronized = strings.blockUntilSynchronized(timeout: client.timeout)
         let screen = DemoScreen(table: table, socketPath: client.socketPath)
-        io.stdout.write(screen.frame(strings, lastChange: nil, redraws: 1))
+        io.stdout.write(screen.frame(strings, lastChange: nil, redraws: 1, counter: 1))
         guard isSynchronized else {
             // The client retries a refused server silently; one more attempt says why, if that was it.
             let attempt = Result { () throws(ConnectionError) in
@@ -96,18 +99,24 @@ struct DemoCommand: Command {
         let screen = DemoScreen(table: table, socketPath: client.socketPath)
         var redraws = 0
         var drawnStatus: DemoScreen.Status?
+        var drawnCounter = -1
+        let start = ContinuousClock.now
         io.stdout.write(DemoScreen.hideCursor)
         while !wakeups.isStopping {
             let status = DemoScreen.Status(strings)
             let lastChange = wakeups.lastChange
-            if drawnStatus != status || lastChange.isNew {
+            // The plural label's number: 0, 1, 2 … 25, then again, one step a second.
+            let counter = Int((ContinuousClock.now - start).components.seconds % 26)
+            if drawnStatus != status || lastChange.isNew || counter != drawnCounter {
                 redraws += 1
-                io.stdout.write(DemoScreen.clear + screen.frame(strings, lastChange: lastChange.text, redraws: redraws))
+                io.stdout.write(DemoScreen.clear + screen.frame(strings, lastChange: lastChange.text, redraws: redraws,
+                                                                counter: counter))
                 drawnStatus = status
+                drawnCounter = counter
             }
-            // A reload or a signal wakes the loop at once; the timeout only notices a daemon that went away or
-            // came back without changing any label (the client has no hook for that).
-            wakeups.wait(timeout: .milliseconds(500))
+            // A reload or a signal wakes the loop at once; the timeout ticks the counter and notices a daemon that
+            // went away or came back without changing any label (the client has no hook for that).
+            wakeups.wait(timeout: .milliseconds(250))
         }
         token.cancel()
         strings.stop()
@@ -187,14 +196,14 @@ struct DemoScreen {
     var table: String
     var socketPath: String
 
-    /// One frame, ending with a newline.
-    func frame(_ strings: LiveStrings, lastChange: String?, redraws: Int) -> String {
+    /// One frame, ending with a newline; `counter` is the number the plural label shows.
+    func frame(_ strings: LiveStrings, lastChange: String?, redraws: Int, counter: Int) -> String {
         let rule = String(repeating: "─", count: 64)
         var lines = ["HotStrings demo: the reloadTexts pattern, live (table \(table))", rule]
         let status = Status(strings)
         let hasLabels = status.isSynchronized || lastChange != nil
         if hasLabels {
-            lines += labels(strings, showsBanner: lastChange != nil && redraws > 1)
+            lines += labels(strings, showsBanner: lastChange != nil && redraws > 1, counter: counter)
         } else {
             lines += ["", "  waiting for the daemon at \(socketPath) …",
                       "  (retrying on its own; start one with: hotstrings serve --socket \(socketPath) <bundle>)", ""]
@@ -214,13 +223,13 @@ struct DemoScreen {
         lines.append("daemon:      \(connection)")
         lines.append("last change: \(lastChange ?? "none yet")")
         lines.append("")
-        lines.append("Edit a \(table).strings file of the bundle, or run `hotstrings select-language fr`")
-        lines.append("in another terminal. Control-C quits.")
+        lines.append("Edit a \(table).strings or .stringsdict file of the bundle, or run")
+        lines.append("`hotstrings select-language fr` in another terminal. Control-C quits.")
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The labels, as an app's screen would show them.
-    private func labels(_ strings: LiveStrings, showsBanner: Bool) -> [String] {
+    private func labels(_ strings: LiveStrings, showsBanner: Bool, counter: Int) -> [String] {
         func text(_ key: String) -> String { strings.localizedString(key, table: table) }
         func format(_ key: String, _ arguments: [any CVarArg]) -> String {
             strings.localizedString(key, table: table, arguments: arguments)
@@ -230,7 +239,7 @@ struct DemoScreen {
         lines += subtitle.map { "    " + $0 }
         lines += [
             "",
-            "  • " + format("items.count", [42]),
+            "  • " + format("items.count", [counter]),
             "  • " + format("messages.received", ["Ana", 3]),
             "  • " + format("profile.online", ["Ana"]),
             "  • " + text("map.cafe"),

@@ -168,7 +168,7 @@ struct LintTests {
         #expect(result.lines == [
             "\(sampleBundlePath)/de.lproj/Localizable.strings: warning: key 'files.header' is missing "
                 + "(present in en.lproj/Localizable.strings)",
-            "12 files, 94 keys, 0 errors, 1 warning",
+            "15 files, 100 keys, 0 errors, 1 warning",
         ])
         let output = run(["lint", "--json", sampleBundlePath]).stdout
         let json = try JSONDecoder().decode(LintJSON.self, from: Data(output.utf8))
