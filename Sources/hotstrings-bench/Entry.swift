@@ -12,6 +12,7 @@ struct HotStringsBench {
         WatchSuite.self,
         ServeSuite.self,
         ClientSuite.self,
+        PluralSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.
