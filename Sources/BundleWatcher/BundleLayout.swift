@@ -32,16 +32,27 @@ package enum BundleLayout {
         return language.isEmpty ? nil : language
     }
 
-    /// The table name for a file `name` in a language folder, or `nil` when it is not a table.
+    /// The extensions of the files a table is made of: `T.strings` and `T.stringsdict` of one folder are one
+    /// table (the `.stringsdict` entry wins for a key both have).
+    static let tableExtensions = [".strings", ".stringsdict"]
+
+    /// The table name for a file `name` in a language folder, or `nil` when it is not a table's file.
     package static func table(ofFile name: String) -> String? {
-        guard name.hasSuffix(".strings"), !name.hasPrefix("."), !name.hasSuffix("~") else { return nil }
-        let table = String(name.dropLast(".strings".count))
+        guard !name.hasPrefix("."), !name.hasSuffix("~"),
+              let suffix = tableExtensions.first(where: name.hasSuffix) else { return nil }
+        let table = String(name.dropLast(suffix.count))
         return table.isEmpty ? nil : table
     }
 
-    /// The file of table `table` in `folder` (holding `language`).
-    static func file(ofTable table: String, in folder: String, language: LanguageTag) -> TableFile {
-        TableFile(folder: folder, name: table + ".strings", id: TableID(language: language, table: table))
+    /// The file `name` (of table `table`) in `folder` (holding `language`).
+    static func file(named name: String, ofTable table: String, in folder: String, language: LanguageTag)
+        -> TableFile {
+        TableFile(folder: folder, name: name, id: TableID(language: language, table: table))
+    }
+
+    /// Every file table `table` may have in `folder` (holding `language`): its `.strings` and its `.stringsdict`.
+    static func files(ofTable table: String, in folder: String, language: LanguageTag) -> [TableFile] {
+        tableExtensions.map { file(named: table + $0, ofTable: table, in: folder, language: language) }
     }
 
     /// Whether a change to `name` inside a language folder may change what its symlinks point to:

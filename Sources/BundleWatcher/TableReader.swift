@@ -67,7 +67,9 @@ struct TableReader: Sendable {
         }
         let content: TableUpdate.Content
         do {
-            content = .parsed(TableContent(strings: try StringsFile.parse(snapshot.bytes)))
+            content = table.name.hasSuffix(".stringsdict")
+                ? .parsed(TableContent(rules: try StringsdictFile.parse(snapshot.bytes)))
+                : .parsed(TableContent(strings: try StringsFile.parse(snapshot.bytes)))
         } catch {
             content = .failed(FileProblem(file: file, line: error.line, column: error.column, message: error.reason))
         }

@@ -164,7 +164,7 @@ final class WatchLoop {
             }
             return
         }
-        let file = BundleLayout.file(ofTable: table, in: folder, language: language)
+        let file = BundleLayout.file(named: event.name, ofTable: table, in: folder, language: language)
         // The file is not quiet: a wait for a writer holding it starts over.
         awaitingWriter[file] = nil
         if event.mask.contains(.closeWrite) || event.mask.contains(.movedTo) {
@@ -382,7 +382,7 @@ final class WatchLoop {
                 return nil
             }
             return BundleLayout.table(ofFile: entry.name).map {
-                BundleLayout.file(ofTable: $0, in: folder, language: language)
+                BundleLayout.file(named: entry.name, ofTable: $0, in: folder, language: language)
             }
         }.sorted()
     }
@@ -396,7 +396,7 @@ final class WatchLoop {
     private func files(of id: TableID) -> [TableFile] {
         var files = Set(known.filter { $0.id == id })
         for (folder, language) in folderLanguages where language == id.language {
-            files.insert(BundleLayout.file(ofTable: id.table, in: folder, language: language))
+            files.formUnion(BundleLayout.files(ofTable: id.table, in: folder, language: language))
         }
         return files.sorted()
     }
@@ -404,7 +404,9 @@ final class WatchLoop {
     /// Reports a table file or language folder whose name is not UTF-8: no language tag or table name can be made
     /// of it, so it is not served, but never silently (other such names, not tables, are left alone).
     private func reportInvalidName(_ shown: String) {
-        guard shown.hasSuffix(".strings") || shown.hasSuffix(".lproj") else { return }
+        guard shown.hasSuffix(".strings") || shown.hasSuffix(".stringsdict") || shown.hasSuffix(".lproj") else {
+            return
+        }
         pendingProblems.append(FileProblem(
             file: shown, message: "the name is not valid UTF-8 (its other bytes shown as \\xNN); not served: rename it"
         ))

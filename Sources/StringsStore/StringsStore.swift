@@ -85,6 +85,8 @@ package actor StringsStore {
         var before: [TableID: Served?] = [:]
         var problems: [FileProblem] = []
         var seen = Set<String>(minimumCapacity: batch.isFullScan ? batch.updates.count : 0)
+        /// Files read again with the same values, beside another file of their table.
+        var rereadFiles: Set<String> = []
 
         for update in batch.updates {
             if batch.isFullScan { seen.insert(update.file) }
@@ -94,6 +96,14 @@ package actor StringsStore {
                     remove(file: update.file, remembering: &before)
                 }
                 remember(update.id, in: &before)
+                // The files of one table (`T.strings` and `T.stringsdict`) are read together when one changes: a
+                // change names the one whose values differ.
+                if (filesByID[update.id]?.count ?? 0) > 1, let existing = files[update.file],
+                   Self.hasSameValues(existing.content, content) {
+                    rereadFiles.insert(update.file)
+                } else {
+                    rereadFiles.remove(update.file)
+                }
                 lastStamp += 1
                 if files.updateValue(FileState(id: update.id, content: content, stamp: lastStamp),
                                      forKey: update.file) == nil {
@@ -114,7 +124,12 @@ package actor StringsStore {
             let new = servedTable(for: id)
             served[id] = new
             guard old?.stamp != new?.stamp else { continue }
-            let file = new?.file ?? old?.file ?? ""
+            var file = new?.file ?? old?.file ?? ""
+            if rereadFiles.contains(file), let changed = (filesByID[id] ?? []).first(where: { other in
+                other != file && !rereadFiles.contains(other) && Self.source(of: other) == Self.source(of: file)
+            }) {
+                file = changed
+            }
             if let change = TableChange.between(old?.content, new?.content, id: id, file: file) {
                 changes.append(change)
             }
@@ -126,6 +141,13 @@ package actor StringsStore {
         if !changes.isEmpty { events.append(.reload(seq: nextSeq(), changes: changes)) }
         for problem in problems + batch.problems { events.append(.error(seq: nextSeq(), problem)) }
         return events
+    }
+
+    /// Whether two contents of one file hold the same keys and values (comments and places may differ).
+    private static func hasSameValues(_ old: TableContent, _ new: TableContent) -> Bool {
+        guard old.count == new.count, old.rules == new.rules else { return false }
+        let differences = new.differences(from: old)
+        return differences.added.isEmpty && differences.changed.isEmpty && differences.removed.isEmpty
     }
 
     private func nextSeq() -> UInt64 {

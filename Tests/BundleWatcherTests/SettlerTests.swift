@@ -88,7 +88,8 @@ import Testing
     @Test(arguments: [
         ("Localizable.strings", "Localizable"), ("InfoPlist.strings", "InfoPlist"),
         (".Localizable.strings.Xa9f3Q", nil), (".Localizable.strings.swp", nil), ("Localizable.strings~", nil),
-        ("4913", nil), ("..data", nil), (".strings", nil), ("Localizable.stringsdict", nil),
+        ("4913", nil), ("..data", nil), (".strings", nil), ("Localizable.stringsdict", "Localizable"),
+        (".stringsdict", nil), ("Localizable.stringsdict~", nil),
     ] as [(String, String?)])
     func tableFiles(_ example: (String, String?)) {
         #expect(BundleLayout.table(ofFile: example.0) == example.1)

@@ -9,7 +9,7 @@ struct ClientUsageTests {
 
     @Test(arguments: [
         (["get"], "missing argument <key>"),
-        (["get", "a", "b"], "unexpected argument 'b'"),
+        (["get", "a", "--width", "wide"], "--width takes a number, not 'wide'"),
         (["get", "a", "--language", ","], "--language takes a comma-separated list"),
         (["get", "a", "--table", ""], "--table takes a table name"),
         (["get", "a", "--timeout", "0"], "--timeout takes a number of seconds greater than 0, such as 10 or 0.5"),

@@ -1,3 +1,4 @@
+import BundleChanges
 import HotStringsProtocol
 import HotStringsService
 import StringsFormat
@@ -23,7 +24,7 @@ import Testing
         try await fixture.scan()
         let english = try #require(LanguageTag("en"))
         let rules = TableContent(rules: try StringsdictFile.parse(text: Self.stringsdict))
-        _ = await fixture.store.apply(StoreBatch(updates: [TableUpdate(
+        _ = await fixture.store.apply(ChangeBatch(updates: [TableUpdate(
             id: TableID(language: english, table: "Localizable"), file: "en.lproj/Localizable.stringsdict",
             content: .parsed(rules))]))
         return fixture
