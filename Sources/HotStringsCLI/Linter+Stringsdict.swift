@@ -26,7 +26,7 @@ extension Linter {
             file.ruleLocations[key] = place
             for (severity, kind, message) in Self.problems(of: entry, language: language) {
                 file.diagnostics.append(Diagnostic(severity: severity, kind: kind, location: place,
-                                                   message: "'\(Linter.printable(key))': \(message)", key: key))
+                                                   message: "'\(DisplayText.escaped(key))': \(message)", key: key))
             }
         }
         return file
@@ -102,7 +102,7 @@ extension Linter {
                     files[member].diagnostics.append(Diagnostic(
                         severity: .error, kind: .ruleError,
                         location: files[member].ruleLocations[key],
-                        message: "'\(Linter.printable(key))': format specifiers \(found) differ from "
+                        message: "'\(DisplayText.escaped(key))': format specifiers \(found) differ from "
                             + "\(expected) in \(referenceName)",
                         key: key))
                 }

@@ -151,7 +151,7 @@ struct ClientCommandTests {
             let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
             return (String(parts[0]), parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
         }, uniquingKeysWith: { $1 })
-        #expect(rows["files"] == "12")
+        #expect(rows["files"] == "15", "12 .strings and 3 .stringsdict files")
         #expect(rows["tables"] == "12")
         #expect(rows["subscribers"] == "0")
         #expect(text.stdout.contains("last errors          none\n"))
