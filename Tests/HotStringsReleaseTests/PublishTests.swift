@@ -9,7 +9,7 @@ import Testing
         let fixture = try ReleaseFixture()
         let outcome = try Publisher().publish(bundle: fixture.source, to: fixture.output)
         #expect(!outcome.isUnchanged)
-        #expect(outcome.manifest.files.count == 12)
+        #expect(outcome.manifest.files.count == 15)
         let manifest = try ReleaseManifest.decode(
             try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20))
         #expect(manifest == outcome.manifest)

@@ -20,7 +20,7 @@ import Testing
         let installed = try puller.pull()
         #expect(installed.kind == .installed(previous: nil))
         #expect(installed.release == first)
-        #expect(installed.requests == 13)
+        #expect(installed.requests == 16)
         #expect(try fixture.servesExactly(first))
         let again = try puller.pull()
         #expect(again.kind == .notModified)
