@@ -22,7 +22,7 @@ struct ServerTrustTests {
         // Wait until a connection attempt has been refused: a request then says why instead of "not connected".
         // Generous: tests running beside this one may hold thousands of descriptors for a while, and an attempt
         // that cannot even make a socket (EMFILE) is just "not connected".
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(90)
         var refusal: LiveStringsError?
         var lastError: LiveStringsError?
         while refusal == nil, ContinuousClock.now < deadline {
@@ -49,7 +49,7 @@ struct ServerTrustTests {
         let trusting = LiveStrings(configuration: .init(
             socketPath: daemon.socket, environment: ["LANG": "de"], trustedServerUserIDs: [nobodyUserID]))
         defer { trusting.stop() }
-        #expect(await trusting.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await trusting.waitUntilSynchronized(timeout: .seconds(60)))
         #expect(trusting.localizedString("greeting") == "Besetzt!")
     }
 }
