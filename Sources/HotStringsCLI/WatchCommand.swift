@@ -74,12 +74,16 @@ struct WatchCommand: Command {
                 return
             }
         }
+        // On a thread of its own, as the daemon's core: a task on the global pool keeps libdispatch's pool
+        // monitor ticking once a second, so an idle `watch` would not be idle.
+        let core = ThreadExecutor(name: "hotstrings-core")
         let done = DispatchSemaphore(value: 0)
-        Task {
+        Task(executorPreference: core) {
             await Self.printEvents(from: batches, store: store)
             done.signal()
         }
         done.wait()
+        core.finish()
         return ExitCode.success
     }
 
