@@ -77,8 +77,8 @@ struct PullCommand: Command {
             anything is installed; then the release goes into BUNDLE/..<release> and one rename of the \
             BUNDLE/..data link makes it current (BUNDLE/<language>.lproj -> ..data/<language>.lproj), so a \
             daemon serving BUNDLE reloads once. On any failure nothing is installed and the reason is printed. \
-            BUNDLE must be empty (or missing) the first time. `hotstrings serve BUNDLE --pull URL` pulls \
-            continuously.
+            BUNDLE must be empty (or missing) the first time. To keep pulling, run this command from a timer \
+            (docs/DEPLOY.md); a daemon option that pulls by itself is not built yet.
             """,
         arguments: [
             ArgumentSpec(name: "url", help: "The published folder's http:// or https:// URL (or its manifest's)."),
@@ -125,7 +125,7 @@ struct RollbackCommand: Command {
         abstract: "Make the release installed before the current one current again (one atomic swap).",
         discussion: """
             Swaps BUNDLE/..data back to the newest kept release installed before the current one; running it \
-            again goes further back. A daemon pulling with --pull installs the origin's release again at its \
+            again goes further back. A timer that keeps pulling installs the origin's release again at its \
             next pull: to roll a fleet back, roll the origin back (copy OUTDIR/releases/<release>.json over \
             OUTDIR/manifest.json), see docs/DEPLOY.md.
             """,
@@ -156,7 +156,7 @@ struct RollbackCommand: Command {
     }
 }
 
-/// The options `pull` and `serve --pull` share.
+/// The options of `pull`.
 struct PullSettings {
     static let specs: [OptionSpec] = [
         .value("keep-releases", valueName: "count", default: "3",
