@@ -27,6 +27,7 @@ let package = Package(
             name: "HotStringsService",
             dependencies: [
                 "HotStringsProtocol", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat", "LinuxSystem",
+                "HotStringsRelease",
             ],
             swiftSettings: strict
         ),
@@ -34,7 +35,7 @@ let package = Package(
             name: "HotStringsServer",
             dependencies: [
                 "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat",
-                "HotStringsService",
+                "HotStringsService", "HotStringsRelease",
             ],
             swiftSettings: strict
         ),
@@ -45,7 +46,7 @@ let package = Package(
             name: "HotStringsEmbedded",
             dependencies: [
                 "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "BundleChanges", "StringsStore",
-                "HotStringsService", "StringsFormat", "LinuxSystem",
+                "HotStringsService", "StringsFormat", "LinuxSystem", "HotStringsRelease",
             ],
             swiftSettings: strict
         ),

@@ -113,12 +113,39 @@ enum ClientText {
             rows.append(("epoch", String(epoch)))
             rows.append(("seq", String(seq)))
         }
+        if let release = string(result["release"]) { rows.append(("release", release)) }
+        if let pull = result["pull"], pull.objectMembers != nil { rows += pullRows(pull) }
         let errors = result["lastErrors"]?.arrayValue ?? []
         rows.append(("last errors", errors.isEmpty ? "none" : String(errors.count)))
         let width = rows.map(\.0.count).max() ?? 0
         var text = rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 + "\n" }.joined()
         for error in errors { text += "  " + problem(error) + "\n" }
         return text
+    }
+
+    /// The rows of `status`'s `pull` member: the origin and interval, the last pull's time and result (the error
+    /// for a failure), the next pull's time.
+    private static func pullRows(_ pull: JSONValue) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        var origin = string(pull["url"]) ?? "?"
+        if case .double(let seconds)? = pull["interval"] {
+            origin += " every \(String(format: "%g", seconds)) s"
+        } else if let seconds = pull["interval"]?.int64Value {
+            origin += " every \(seconds) s"
+        }
+        rows.append(("pull", origin))
+        if let time = string(pull["lastPull"]) {
+            var outcome = (string(pull["result"]) ?? "?").replacingOccurrences(of: "-", with: " ")
+            if let failures = pull["failures"]?.int64Value, failures > 0 { outcome += " (\(failures) in a row)" }
+            if let error = pull["error"], error.objectMembers != nil { outcome += ": " + problem(error) }
+            rows.append(("last pull", "\(time) \(outcome)"))
+        } else {
+            rows.append(("last pull", "none yet"))
+        }
+        if let time = string(pull["lastSuccess"]) { rows.append(("last success", time)) }
+        let state = string(pull["state"])
+        rows.append(("next pull", state == "pulling" ? "pulling now" : string(pull["nextPull"]) ?? "none"))
+        return rows
     }
 
     /// `file:line:column: message` for an `error` event or a status error, leaving out unknown positions.

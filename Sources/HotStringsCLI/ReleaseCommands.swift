@@ -77,8 +77,8 @@ struct PullCommand: Command {
             anything is installed; then the release goes into BUNDLE/..<release> and one rename of the \
             BUNDLE/..data link makes it current (BUNDLE/<language>.lproj -> ..data/<language>.lproj), so a \
             daemon serving BUNDLE reloads once. On any failure nothing is installed and the reason is printed. \
-            BUNDLE must be empty (or missing) the first time. To keep pulling, run this command from a timer \
-            (docs/DEPLOY.md); a daemon option that pulls by itself is not built yet.
+            BUNDLE must be empty (or missing) the first time. To keep pulling, run the daemon with \
+            'hotstrings serve BUNDLE --pull URL' (docs/DEPLOY.md), or this command from a timer.
             """,
         arguments: [
             ArgumentSpec(name: "url", help: "The published folder's http:// or https:// URL (or its manifest's)."),
@@ -125,9 +125,9 @@ struct RollbackCommand: Command {
         abstract: "Make the release installed before the current one current again (one atomic swap).",
         discussion: """
             Swaps BUNDLE/..data back to the newest kept release installed before the current one; running it \
-            again goes further back. A timer that keeps pulling installs the origin's release again at its \
-            next pull: to roll a fleet back, roll the origin back (copy OUTDIR/releases/<release>.json over \
-            OUTDIR/manifest.json), see docs/DEPLOY.md.
+            again goes further back. A daemon that keeps pulling (serve --pull), or a timer running pull, makes \
+            the origin's release current again at its next pull: to roll a fleet back, roll the origin back \
+            (copy OUTDIR/releases/<release>.json over OUTDIR/manifest.json), see docs/DEPLOY.md.
             """,
         arguments: [ArgumentSpec(name: "bundle", help: "A bundle releases were installed into by pull.")],
         exitCodes: [

@@ -43,8 +43,10 @@ struct StatusCommand: ReportCommand {
         abstract: "Show what the daemon watches and serves, and its last errors.",
         discussion: """
             Prints the bundle root, the watched directories, files, tables, subscribers and connections, \
-            the uptime, the event stream's epoch and seq, and the last files that failed to load. --json \
-            prints the daemon's answer as it is.
+            the uptime, the event stream's epoch and seq, the installed release, and the last files that \
+            failed to load; for a daemon that pulls (serve --pull), the origin, the last pull's time and \
+            result (the error of a failed one) and the next pull's time. --json prints the daemon's answer as \
+            it is.
             """,
         options: reportOptions,
         exitCodes: ClientOptions.exitCodes(

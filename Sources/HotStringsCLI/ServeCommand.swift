@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsProtocol
+import HotStringsRelease
 import HotStringsServer
 import HotStringsService
 import LinuxSystem
@@ -30,6 +31,18 @@ struct ServeCommand: Command {
             events over --client-buffer drop its backlog for a resync. Requests from all clients are taken \
             round-robin, so one client's flood does not delay the others.
 
+            Pulling (--pull URL): the daemon keeps BUNDLE fed from a release published with 'hotstrings \
+            publish' on any web server or CDN, as 'hotstrings pull' does once (verified, installed with one \
+            swap of BUNDLE/..data, so subscribers get one reload per release). It pulls at start, then every \
+            --pull-interval seconds (a random 90-100% of it, so machines drift apart); an unchanged origin \
+            costs one request answered 304. After a failure it retries after half to all of twice the \
+            interval, doubling with each failure in a row up to 5 minutes (or the interval when longer), and \
+            keeps serving the installed release meanwhile, offline indefinitely. A failure is logged, sent \
+            to subscribers as an error event and shown by 'status' (with the release, the last pull's time \
+            and result, and the next pull's time). BUNDLE is created if missing and must hold no \
+            <language>.lproj folders of its own. SIGTERM cancels a pull in flight (nothing is installed) \
+            or lets an install that has begun finish.
+
             Signals: SIGTERM and SIGINT stop the daemon after clients have read what was queued for them \
             (up to a second); SIGHUP rescans the bundle. Under systemd it sends READY=1 once the first scan \
             is served and accepts a socket passed by socket activation (LISTEN_FDS). Logs go to standard \
@@ -47,6 +60,8 @@ struct ServeCommand: Command {
             .value("client-buffer", valueName: "bytes", default: String(8 << 20),
                    help: "Unsent bytes a client may fall behind before it is resynchronized."),
             .value("log-level", valueName: "level", default: "info", help: "debug, info, warning or error."),
+            .value("pull", valueName: "url", help: "Keep pulling releases from this http:// or https:// URL."),
+            .value("pull-interval", valueName: "s", default: "30", help: "Seconds between pulls (0.1 to 86400)."),
         ],
         exitCodes: [
             (ExitCode.success, "Stopped by SIGTERM or SIGINT."),
@@ -89,6 +104,27 @@ struct ServeCommand: Command {
             throw UsageError("--log-level takes debug, info, warning or error")
         }
         logLevel = level
+        configuration.pull = try Self.pull(arguments)
+    }
+
+    /// `--pull` and `--pull-interval`: the origin and the schedule, nil without `--pull`.
+    static func pull(_ arguments: ParsedArguments) throws(UsageError)
+        -> (options: HotStringsRelease.PullOptions, schedule: PullSchedule)? {
+        guard let url = arguments.values("pull").last else {
+            guard arguments.values("pull-interval").isEmpty else {
+                throw UsageError("--pull-interval needs --pull URL")
+            }
+            return nil
+        }
+        let options: HotStringsRelease.PullOptions
+        do throws(ReleaseError) {
+            options = try HotStringsRelease.PullOptions(url: url)
+        } catch {
+            throw UsageError("--pull: \(error)")
+        }
+        guard let seconds = arguments.value("pull-interval").flatMap(Double.init), seconds >= 0.1, seconds <= 86_400
+        else { throw UsageError("--pull-interval takes seconds from 0.1 to 86400") }
+        return (options, PullSchedule(interval: .milliseconds(Int((seconds * 1000).rounded()))))
     }
 
     static func defaultStateDirectory(_ environment: [String: String]) -> String? {

@@ -36,6 +36,8 @@ package final class HTTPFetcher: Sendable {
 
     private let limits: Limits
     private let counters = Mutex((requests: 0, bytes: 0))
+    /// Whether `cancel()` was called, and the session of the request in flight, for `cancel()` to end.
+    private let inFlight = Mutex<(isCancelled: Bool, session: URLSession?)>((false, nil))
 
     /// A fetcher with `limits`.
     package init(limits: Limits = Limits()) {
@@ -44,6 +46,17 @@ package final class HTTPFetcher: Sendable {
 
     /// Requests made and body bytes received so far.
     package var traffic: (requests: Int, bytes: Int) { counters.withLock { $0 } }
+
+    /// Ends the request in flight, if any, and makes every later `get` fail at once: for a shutdown that must
+    /// not wait for a slow origin. A pull whose request is cancelled installs nothing.
+    package func cancel() {
+        let session = inFlight.withLock { state -> URLSession? in
+            state.isCancelled = true
+            defer { state.session = nil }
+            return state.session
+        }
+        session?.invalidateAndCancel()
+    }
 
     /// GETs `url`, sending `If-None-Match` / `If-Modified-Since` when given, reading at most `maximumSize` bytes.
     /// - Throws: `ReleaseError.transfer` naming the URL and the reason: a status other than 200 and 304 (304
@@ -65,14 +78,30 @@ package final class HTTPFetcher: Sendable {
         configuration.timeoutIntervalForResource = Self.seconds(limits.totalTimeout)
         let delegate = TransferDelegate(maximumSize: maximumSize, maximumRedirects: limits.maximumRedirects)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        let name = url.absoluteString
+        let isCancelled = inFlight.withLock { state in
+            if !state.isCancelled { state.session = session }
+            return state.isCancelled
+        }
+        guard !isCancelled else {
+            session.invalidateAndCancel()
+            throw .transfer(url: name, reason: "cancelled (shutting down)")
+        }
         counters.withLock { $0.requests += 1 }
         session.dataTask(with: request).resume()
         // The total timeout bounds the task; a little more here only guards against a delegate never called.
+        // The semaphore blocks this thread, never a pool thread's: the callbacks come on URLSession's own queue.
         let waited = delegate.done.wait(timeout: .now() + Self.seconds(limits.totalTimeout) + 5)
-        session.invalidateAndCancel()
+        let isOurs = inFlight.withLock { state -> Bool in
+            guard state.session === session else { return false }
+            state.session = nil
+            return true
+        }
+        // Otherwise `cancel()` took the session and ends it.
+        if isOurs { session.invalidateAndCancel() }
         let outcome = delegate.outcome
         counters.withLock { $0.bytes += outcome.body.count }
-        let name = url.absoluteString
+        if inFlight.withLock({ $0.isCancelled }) { throw .transfer(url: name, reason: "cancelled (shutting down)") }
         guard waited == .success else { throw .transfer(url: name, reason: "no answer within the total timeout") }
         if let failure = outcome.failure { throw .transfer(url: name, reason: failure) }
         guard let response = outcome.response else { throw .transfer(url: name, reason: "no HTTP response") }

@@ -71,8 +71,14 @@ package struct Puller: Sendable {
     /// - Throws: `ReleaseError` saying why nothing was installed: the transfer, the manifest, the file (expected
     ///   and got), the table (line and column), or the disk. The installed release stays current.
     package func pull() throws(ReleaseError) -> PullOutcome {
-        let fetcher = HTTPFetcher(limits: options.limits)
-        return try store.locked { () throws(ReleaseError) -> PullOutcome in
+        try pull(using: HTTPFetcher(limits: options.limits))
+    }
+
+    /// Pulls once through `fetcher`, whose `cancel()` ends the pull without installing anything (unless it
+    /// comes after every file was fetched and verified: the install then completes, as crash-safe as always).
+    /// - Throws: as `pull()`.
+    package func pull(using fetcher: HTTPFetcher) throws(ReleaseError) -> PullOutcome {
+        try store.locked { () throws(ReleaseError) -> PullOutcome in
             try store.prepare()
             let kind = try pull(with: fetcher)
             let traffic = fetcher.traffic

@@ -32,15 +32,23 @@ package enum ReleaseError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The problem as the store reports it: the file it is about (the manifest or the URL when no file is), its
-    /// line and column when it is a parse error.
+    /// The problem as `status` and the `error` event report it: the file it is about (the table with its line and
+    /// column, the file whose size or digest is wrong, the URL of a failed request, else `manifest.json`), and a
+    /// message that starts with "release not installed".
     package var problem: FileProblem {
+        let prefix = "release not installed: "
         switch self {
-        case .invalidTable(let problem): problem
-        case .sizeMismatch(let path, _, _), .digestMismatch(let path, _, _):
-            FileProblem(file: path, message: "release not installed: \(description)")
-        case .transfer(let url, _): FileProblem(file: url, message: "release not installed: \(description)")
-        default: FileProblem(file: "manifest.json", message: "release not installed: \(description)")
+        case .invalidTable(let problem):
+            return FileProblem(file: problem.file, line: problem.line, column: problem.column,
+                               message: prefix + problem.message)
+        case .sizeMismatch(let path, let expected, let got):
+            return FileProblem(file: path, message: prefix + "size mismatch: expected \(expected) bytes, got \(got)")
+        case .digestMismatch(let path, let expected, let got):
+            return FileProblem(file: path, message: prefix + "SHA-256 mismatch: expected \(expected), got \(got)")
+        case .transfer(let url, let reason):
+            return FileProblem(file: url, message: prefix + reason)
+        default:
+            return FileProblem(file: "manifest.json", message: prefix + description)
         }
     }
 }

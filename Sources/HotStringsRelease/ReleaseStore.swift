@@ -12,7 +12,8 @@ import LinuxSystem
 /// An install writes a new release folder under a temporary name, renames it into place, and makes it current
 /// with one `rename` of a new `..data` link over the old one, so the watcher reads the whole release in one
 /// batch and subscribers get one reload. Links for languages the new release adds are made before the swap (they
-/// lead nowhere until then, which the watcher ignores), links for languages it drops are removed after it.
+/// lead nowhere until then, which the watcher ignores), links for languages it drops are removed after it; the
+/// first release's links are made after its swap.
 /// Whatever step a crash interrupts, `..data` names one whole release; `prepare()` removes what is left over.
 package struct ReleaseStore: Sendable {
     /// The bundle folder.
@@ -39,6 +40,14 @@ package struct ReleaseStore: Sendable {
         guard let target = try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink),
               target.hasPrefix(".."), !target.contains("/") else { return nil }
         return InstalledRelease.read(folder: bundle + "/" + target)
+    }
+
+    /// The id of the release `..data` points at, from the link alone (one `readlink`, nothing read): what `status`
+    /// shows. Nil when the bundle has no release.
+    package func currentID() -> String? {
+        guard let target = try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink),
+              isReleaseFolderName(target) else { return nil }
+        return String(target.dropFirst(2))
     }
 
     /// Every complete release folder, oldest install first.
@@ -152,7 +161,12 @@ package struct ReleaseStore: Sendable {
     /// the links of languages it lacks removed, and older releases pruned.
     /// - Throws: `ReleaseError.system` naming the failing step.
     package func makeCurrent(_ release: InstalledRelease) throws(ReleaseError) {
-        try linkLanguages(of: release.manifest, removingOthers: false)
+        // The first release's links are made after the swap: before it, links into a missing `..data` would be
+        // errors to a watcher already serving the bundle. There is no older release to keep whole, and a crash
+        // before they exist leaves them to `prepare()`.
+        if (try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink)) != nil {
+            try linkLanguages(of: release.manifest, removingOthers: false)
+        }
         willReachStep(.languagesLinked)
         let stagingLink = bundle + "/" + Self.stagingLink
         try? FileSystem.removeFile(atPath: stagingLink)

@@ -1,5 +1,6 @@
 import BundleWatcher
 import Dispatch
+import HotStringsRelease
 import HotStringsService
 import LinuxSystem
 import Synchronization
@@ -71,9 +72,12 @@ package final class Daemon: Sendable {
         let ioThread: NamedThread
         let core: ThreadExecutor
         let coreDone: DispatchSemaphore
+        let pullLoop: PullLoop?
 
-        /// Stops the watcher, lets the I/O loop flush for up to `grace`, drains the core, closes the socket.
+        /// Stops the puller (a pull in flight is cancelled, an install that began finishes), then the watcher,
+        /// lets the I/O loop flush for up to `grace`, drains the core, closes the socket.
         func stop(grace: Duration) {
+            pullLoop?.stop()
             watcher.stop()
             io.stop(grace: grace)
             ioThread.join()
@@ -86,6 +90,7 @@ package final class Daemon: Sendable {
     }
 
     private func start() throws(ServerStartError) -> Running {
+        if configuration.pull != nil { try Self.preparePulledBundle(configuration.bundle) }
         let socket = try ListeningSocket.open(path: configuration.socketPath, mode: configuration.socketMode)
         let watcher: BundleWatcher
         do {
@@ -106,14 +111,17 @@ package final class Daemon: Sendable {
         }
         let where_ = socket.path ?? "the socket passed by systemd"
         let core = ThreadExecutor(name: "hotstrings-core")
-        let coreDone = Server.startCore(configuration, watcher: watcher, io: io, inputs: inputs, on: core) {
+        let pullLoop = Self.pullLoop(configuration) { continuation.yield($0) }
+        let coreDone = Server.startCore(configuration, watcher: watcher, io: io, inputs: inputs, on: core,
+                                        pullLoop: pullLoop) {
             Log.info("serving \(watcher.root) on \(where_)")
             _ = SystemdNotify.notify("READY=1\n")
         }
         let ioThread = NamedThread.run(name: "hotstrings-io") { io.run() }
         watcher.start { batch in continuation.yield(.batch(batch)) }
+        pullLoop?.start()
         return Running(socket: socket, watcher: watcher, io: io, inputs: continuation,
-                       ioThread: ioThread, core: core, coreDone: coreDone)
+                       ioThread: ioThread, core: core, coreDone: coreDone, pullLoop: pullLoop)
     }
 
     /// Who may connect: this user, root, and the configured extra users.

@@ -1,5 +1,6 @@
 import BundleWatcher
 import HotStringsProtocol
+import HotStringsRelease
 import HotStringsService
 import StringsStore
 
@@ -15,7 +16,7 @@ final class DaemonService {
 
     /// An adapter that runs a service over `store` for the connections of `io`, saving selections in
     /// `selection` (nil: in memory only); `onFirstScan` runs once the first scan is served.
-    init(store: StringsStore, watcher: BundleWatcher, io: IOLoop, selection: SelectionFile?,
+    init(store: StringsStore, watcher: BundleWatcher, io: IOLoop, selection: SelectionFile?, pullLoop: PullLoop?,
          onFirstScan: @escaping @Sendable () -> Void) {
         var environment = ProtocolService<WireLines>.Environment(
             root: watcher.root, watcherStatus: { watcher.status },
@@ -24,6 +25,7 @@ final class DaemonService {
             environment.saveSelection = { language in try selection.write(language) }
         }
         environment.onStoreEvent = Self.log
+        if let pullLoop { environment.pullStatus = { pullLoop.status } }
         service = ProtocolService(store: store, environment: environment)
         self.io = io
         self.onFirstScan = onFirstScan
@@ -56,6 +58,7 @@ final class DaemonService {
         case .overflowed(let id): .overflowed(id)
         case .caughtUp(let id): .caughtUp(id)
         case .batch(let batch): .batch(batch)
+        case .problems(let problems): .problems(problems)
         }
     }
 

@@ -1,6 +1,7 @@
 import BundleChanges
 import BundleWatcher
 import LinuxSystem
+import StringsFormat
 
 /// A client connection's identity for the server's lifetime (file descriptors are reused; these are not).
 package typealias ConnectionID = UInt64
@@ -19,6 +20,8 @@ enum CoreInput: Sendable {
     case caughtUp(ConnectionID)
     /// The watcher settled a change.
     case batch(ChangeBatch)
+    /// A pull installed nothing: an `error` event for every subscriber.
+    case problems([FileProblem])
 }
 
 /// What the server core asks the I/O thread to do.

@@ -1,5 +1,6 @@
 import BundleWatcher
 import Dispatch
+import HotStringsRelease
 import HotStringsService
 import LinuxSystem
 import StringsStore
@@ -24,6 +25,8 @@ package struct ServerConfiguration: Sendable {
     var limits = IOLoop.Limits()
     /// How long shutdown waits for clients to read what is queued for them.
     package var shutdownGrace: Duration = .seconds(1)
+    /// The origin the daemon keeps pulling releases from into the bundle, and when (nil: it does not pull).
+    package var pull: (options: PullOptions, schedule: PullSchedule)?
 
     /// A configuration with defaults for everything but the bundle and the socket.
     package init(bundle: String, socketPath: String) {
@@ -60,7 +63,8 @@ package enum Server {
     /// Returns a semaphore signalled once the service has handled its last input (after `inputs` finishes).
     static func startCore(
         _ configuration: ServerConfiguration, watcher: BundleWatcher, io: IOLoop,
-        inputs: AsyncStream<CoreInput>, on core: ThreadExecutor, onFirstScan: @escaping @Sendable () -> Void
+        inputs: AsyncStream<CoreInput>, on core: ThreadExecutor, pullLoop: PullLoop?,
+        onFirstScan: @escaping @Sendable () -> Void
     ) -> DispatchSemaphore {
         let selection = configuration.stateDirectory.map { SelectionFile(directory: $0, root: watcher.root) }
         do {
@@ -73,7 +77,7 @@ package enum Server {
         let coreDone = DispatchSemaphore(value: 0)
         Task(executorPreference: core) {
             let service = DaemonService(store: store, watcher: watcher, io: io, selection: selection,
-                                        onFirstScan: onFirstScan)
+                                        pullLoop: pullLoop, onFirstScan: onFirstScan)
             await service.run(inputs)
             coreDone.signal()
         }

@@ -1,5 +1,6 @@
 import BundleChanges
 import HotStringsProtocol
+import HotStringsRelease
 import StringsFormat
 import StringsStore
 
@@ -101,6 +102,8 @@ extension ProtocolService {
             ("connections", .integer(environment.connectionCount())), ("lastErrors", recentProblems.json),
             ("uptime", .double(Double(uptime.seconds) + Double(uptime.attoseconds) / 1e18)),
             ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
+            ("release", .string(orNull: ReleaseStore(bundle: environment.root).currentID())),
+            ("pull", environment.pullStatus?().json ?? .null),
         ]
     }
 }

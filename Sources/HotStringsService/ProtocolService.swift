@@ -1,6 +1,7 @@
 import BundleChanges
 import BundleWatcher
 import HotStringsProtocol
+import HotStringsRelease
 import StringsStore
 
 /// The HotStrings protocol, once, for every transport: answers requests, applies the watcher's batches to
@@ -25,6 +26,8 @@ package final class ProtocolService<Rendering: EventRendering> {
         package var snapshotCacheLimits = SnapshotCacheLimits()
         /// Sees every store event before it is sent (the daemon logs them).
         package var onStoreEvent: (@Sendable (StoreEvent) -> Void)?
+        /// Where the puller stands, for `status` (nil: the bundle is not pulled into by this process).
+        package var pullStatus: (@Sendable () -> PullStatus)?
 
         /// An environment; the selection is kept in memory unless `saveSelection` is set.
         package init(root: String, watcherStatus: @escaping @Sendable () -> WatcherStatus,
@@ -88,6 +91,8 @@ package final class ProtocolService<Rendering: EventRendering> {
             outputs.append(.slowClientSnapshot(client, await snapshot(for: filter)))
         case .batch(let batch):
             await apply(batch)
+        case .problems(let problems):
+            await broadcast(await store.report(problems))
         }
     }
 

@@ -1,6 +1,7 @@
 import BundleChanges
 import BundleWatcher
 import HotStringsProtocol
+import StringsFormat
 
 /// A client of the service for as long as it is connected: a daemon connection, or the embedded client.
 ///
@@ -21,6 +22,9 @@ package enum ServiceInput: Sendable {
     case caughtUp(ClientID)
     /// The watcher settled a change.
     case batch(ChangeBatch)
+    /// Problems outside the bundle's files (a pull that installed nothing): sent as `error` events, kept for
+    /// `status`; nothing is served differently.
+    case problems([FileProblem])
 }
 
 /// What the protocol service asks its transport to deliver, in order; `Event` is how the transport carries

@@ -1,0 +1,81 @@
+import Foundation
+import HotStringsRelease
+import HotStringsTestSupport
+import LinuxSystem
+
+/// A real `hotstrings serve BUNDLE --pull URL` on one of a fixture's bundles, with the helpers the pull tests read
+/// it through: `status --json`, lookups, subscribers counting reloads.
+final class PullingDaemon {
+    let daemon: Daemon
+    let bundle: String
+    var socket: String { daemon.socket }
+
+    /// Starts a daemon pulling `url` into `bundle` every `interval` seconds, its socket and state folder beside the
+    /// bundle, and waits until it serves.
+    init(bundle: String, url: String, interval: String = "1", arguments: [String] = [], name: String = "pulled")
+        throws {
+        self.bundle = bundle
+        let folder = (bundle as NSString).deletingLastPathComponent
+        daemon = try Daemon(bundle: bundle, socket: folder + "/\(name).sock", stateDirectory: folder + "/\(name)-state",
+                            arguments: ["--pull", url, "--pull-interval", interval] + arguments, logName: name)
+        try daemon.waitUntilServing()
+    }
+
+    /// The daemon's `status` answer.
+    func status() throws -> [String: Any] {
+        let run = try HotstringsProcess.run(["status", "--json", "--socket", socket])
+        guard run.code == 0, let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+            as? [String: Any] else { throw TimedOut(description: "status failed: \(run.stdout) \(run.stderr)") }
+        return object
+    }
+
+    /// The `pull` member of the status answer.
+    func pullStatus() throws -> [String: Any] {
+        guard let pull = try status()["pull"] as? [String: Any] else { throw TimedOut(description: "no pull status") }
+        return pull
+    }
+
+    /// The release the daemon's status names as installed.
+    func release() throws -> String? { try status()["release"] as? String }
+
+    /// Waits until the status names `release` as installed.
+    func waitForRelease(_ release: String, timeout: Duration = .seconds(20)) throws {
+        try waitUntil("release \(release) in \(bundle)'s status", timeout: timeout) {
+            try self.release() == release
+        }
+    }
+
+    /// `get greeting --language de`'s output.
+    func germanGreeting() throws -> String {
+        try HotstringsProcess.run(["get", "greeting", "--language", "de", "--socket", socket]).stdout
+    }
+
+    /// A subscriber, once it has its snapshot.
+    func subscribe() throws -> HotstringsProcess {
+        let subscriber = try HotstringsProcess(["subscribe", "--socket", socket])
+        try subscriber.stdout.wait(untilContains: #""event":"snapshot""#)
+        return subscriber
+    }
+
+    /// Stops the daemon with SIGTERM; its exit status.
+    @discardableResult
+    func terminate() throws -> Int32? { try daemon.terminate() }
+}
+
+extension HotstringsProcess {
+    /// The `reload` events a subscriber printed so far.
+    var reloads: Int { stdout.text.components(separatedBy: #""event":"reload""#).count - 1 }
+
+    /// The `error` event lines a subscriber printed so far.
+    var errorEvents: [String] {
+        stdout.text.split(separator: "\n").map(String.init).filter { $0.contains(#""event":"error""#) }
+    }
+}
+
+/// RFC 3339 with milliseconds, as `status` writes times.
+func statusDate(_ value: Any?) -> Date? {
+    guard let text = value as? String else { return nil }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.date(from: text)
+}

@@ -1,0 +1,89 @@
+import Foundation
+import HotStringsRelease
+import HotStringsTestSupport
+import LinuxSystem
+import Testing
+
+/// `hotstrings serve --pull` against a real nginx: installs, one reload per release, 304s, status fields.
+@Suite struct ServePullTests {
+    @Test func aPublishedReleaseIsInstalledWithOneReloadAndAnUnchangedOriginIsA304() throws {
+        guard NginxOrigin.executable != nil else { try Test.cancel("nginx is not installed (CI installs it)") }
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let nginx = try NginxOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        // The bundle does not exist yet: serve --pull creates it and installs the first release.
+        let daemon = try PullingDaemon(bundle: fixture.target, url: nginx.url)
+        try daemon.waitForRelease(first)
+        #expect(try fixture.servesExactly(first))
+        let subscriber = try daemon.subscribe()
+        // A later pull finds the origin unchanged: one conditional request answered 304, in nginx's log and status.
+        try waitUntil("a 304 for the manifest", timeout: .seconds(10)) {
+            nginx.requests.contains("/manifest.json 304 0")
+        }
+        try waitUntil("status saying not-modified") { try daemon.pullStatus()["result"] as? String == "not-modified" }
+
+        let second = try fixture.publishChange("zwei")
+        try waitUntil("the new release's reload", timeout: .seconds(10)) { subscriber.reloads >= 1 }
+        try daemon.waitForRelease(second)
+        #expect(try daemon.germanGreeting().contains("Hallo zwei"))
+        // Pulls after the install find it current: still exactly one reload, no error.
+        let installedAt = Date()
+        try waitUntil("a pull after the install", timeout: .seconds(10)) {
+            let pull = try daemon.pullStatus()
+            return (statusDate(pull["lastPull"]) ?? .distantPast) > installedAt.addingTimeInterval(0.5)
+                && pull["result"] as? String == "not-modified"
+        }
+        #expect(subscriber.reloads == 1, "\(subscriber.stdout.text)")
+        #expect(subscriber.errorEvents.isEmpty, "\(subscriber.stdout.text)")
+
+        let pull = try daemon.pullStatus()
+        #expect(pull["url"] as? String == nginx.url + "/manifest.json")
+        #expect(pull["interval"] as? Double == 1)
+        #expect(pull["failures"] as? Int == 0)
+        #expect(pull["error"] is NSNull)
+        let lastPull = try #require(statusDate(pull["lastPull"]))
+        if let next = statusDate(pull["nextPull"]) {
+            // 90-100% of the interval after the last pull.
+            #expect(next.timeIntervalSince(lastPull) >= 0.89 && next.timeIntervalSince(lastPull) <= 1.01, "\(pull)")
+        } else {
+            #expect(pull["state"] as? String == "pulling", "\(pull)")
+        }
+        let text = try HotstringsProcess.run(["status", "--socket", daemon.socket]).stdout
+        #expect(text.contains("release              \(second)") || text.contains("release  "), "\(text)")
+        #expect(text.contains("pull ") && text.contains("every 1 s") && text.contains("next pull"), "\(text)")
+        _ = subscriber.terminate()
+        #expect(try daemon.terminate() == 0)
+        #expect(daemon.daemon.log.contains("pull: installed \(second) (was \(first);"), "\(daemon.daemon.log)")
+    }
+
+    @Test func aBundleWithLanguageFoldersOfItsOwnIsRefused() throws {
+        let sandbox = try Sandbox(prefix: "hs-pull-own-")
+        let run = try HotstringsProcess.run(["serve", sandbox.bundle, "--socket", sandbox.socket, "--state-dir",
+                                             sandbox.stateDirectory, "--pull", "http://127.0.0.1:9/"])
+        #expect(run.code == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot pull into") && run.stderr.contains("of its own"), "\(run.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--pull", "ftp://example.com/tr"], "--pull: invalid manifest"),
+        (["--pull", "not a url"], "--pull: invalid manifest"),
+        (["--pull", "http://127.0.0.1:9", "--pull-interval", "0"], "--pull-interval takes seconds"),
+        (["--pull", "http://127.0.0.1:9", "--pull-interval", "soon"], "--pull-interval takes seconds"),
+        (["--pull", "http://127.0.0.1:9", "--pull-interval", "90000"], "--pull-interval takes seconds"),
+        (["--pull-interval", "5"], "--pull-interval needs --pull"),
+    ])
+    func badPullOptionsAreUsageErrors(arguments: [String], message: String) throws {
+        let sandbox = try Sandbox(prefix: "hs-pull-usage-")
+        let run = try HotstringsProcess.run(["serve", sandbox.root + "/empty", "--socket", sandbox.socket] + arguments)
+        #expect(run.code == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+    }
+
+    @Test func helpDocumentsPulling() throws {
+        let run = try HotstringsProcess.run(["serve", "--help"])
+        #expect(run.code == 0)
+        #expect(run.stdout.contains("--pull <url>") && run.stdout.contains("--pull-interval <s>"), "\(run.stdout)")
+        #expect(run.stdout.contains("5 minutes"), "\(run.stdout)")
+    }
+}
