@@ -6,13 +6,16 @@ package struct TableUpdate: Sendable {
     package enum Content: Sendable {
         /// The file was read and parsed: a `.strings` file's strings, a `.stringsdict` file's rules.
         case parsed(TableContent)
+        /// A String Catalog (`T.xcstrings`) was read and parsed: its table in each of its languages.
+        case catalog(CatalogTables)
         /// The file could not be read or parsed; the last good table stays served.
         case failed(FileProblem)
         /// The file no longer exists (or is no longer a table).
         case removed
     }
 
-    /// The table the file holds.
+    /// The table the file holds. A String Catalog holds its table in many languages (they are in its content):
+    /// its updates name the table with the language `Base`, which nothing reads.
     package var id: TableID
     /// The path relative to the bundle root, such as `de.lproj/Localizable.strings`.
     package var file: String
@@ -24,6 +27,26 @@ package struct TableUpdate: Sendable {
         self.id = id
         self.file = file
         self.content = content
+    }
+
+    /// Whether the file is a String Catalog (`T.xcstrings`), which holds its table in every language it has.
+    package var isCatalog: Bool { file.hasSuffix(TableUpdate.catalogExtension) }
+
+    /// The extension of a String Catalog's file name.
+    package static let catalogExtension = ".xcstrings"
+}
+
+/// What one String Catalog holds: its table in each of its languages, compiled as Xcode's build compiles it.
+package struct CatalogTables: Sendable {
+    /// The table in each language the catalog has (the source language's holds every key).
+    package var tables: [LanguageTag: TableContent]
+    /// Languages of the catalog that are not served (a name that is no language tag), each reported.
+    package var problems: [FileProblem]
+
+    /// Creates a catalog's tables.
+    package init(tables: [LanguageTag: TableContent], problems: [FileProblem] = []) {
+        self.tables = tables
+        self.problems = problems
     }
 }
 

@@ -1,20 +1,44 @@
 import BundleChanges
 import StringsFormat
 
+/// What the watcher settles by: a table of one language (whose files are read together), or a String Catalog,
+/// which is one file holding a table in many languages.
+enum SettleKey: Sendable, Hashable, Comparable {
+    /// The files of one table: `T.strings` and `T.stringsdict` of each folder of its language.
+    case table(TableID)
+    /// A String Catalog, by its path relative to the root.
+    case catalog(String)
+
+    static func < (lhs: SettleKey, rhs: SettleKey) -> Bool {
+        switch (lhs, rhs) {
+        case (.table(let left), .table(let right)): left < right
+        case (.catalog(let left), .catalog(let right)): left < right
+        case (.table, .catalog): true
+        case (.catalog, .table): false
+        }
+    }
+}
+
 /// One file of a table as the watcher found it: the folder and name it has on disk, and the table it holds.
 ///
 /// The table's identity is made once, when the folder is found (its language resolved there), and travels with
 /// the file: nothing is parsed back out of a path.
 struct TableFile: Sendable, Hashable, Comparable {
-    /// The language folder's name on disk (`de.lproj`, `German.lproj`).
+    /// The language folder's name on disk (`de.lproj`, `German.lproj`); empty for a catalog in the root.
     var folder: String
     /// The file's name (`Localizable.strings`).
     var name: String
-    /// The table the file holds.
+    /// The table the file holds (for a catalog, its table with the language `Base`: its languages are inside).
     var id: TableID
 
     /// The path relative to the bundle root: `de.lproj/Localizable.strings`.
-    var path: String { folder + "/" + name }
+    var path: String { folder.isEmpty ? name : folder + "/" + name }
+
+    /// Whether the file is a String Catalog.
+    var isCatalog: Bool { name.hasSuffix(TableUpdate.catalogExtension) }
+
+    /// What the file settles by: its table, or the catalog itself.
+    var key: SettleKey { isCatalog ? .catalog(path) : .table(id) }
 
     static func < (lhs: TableFile, rhs: TableFile) -> Bool { (lhs.folder, lhs.name) < (rhs.folder, rhs.name) }
 }
@@ -42,6 +66,26 @@ package enum BundleLayout {
               let suffix = tableExtensions.first(where: name.hasSuffix) else { return nil }
         let table = String(name.dropLast(suffix.count))
         return table.isEmpty ? nil : table
+    }
+
+    /// The table name of a String Catalog's file `name` (`Settings` for `Settings.xcstrings`), or `nil`.
+    ///
+    /// Catalogs are found in the root and in each language folder (see README, "String Catalogs, live").
+    package static func catalogTable(ofFile name: String) -> String? {
+        guard !name.hasPrefix("."), name.hasSuffix(TableUpdate.catalogExtension) else { return nil }
+        let table = String(name.dropLast(TableUpdate.catalogExtension.count))
+        return table.isEmpty ? nil : table
+    }
+
+    /// The catalog `name` (of table `table`) in `folder` (empty for the root).
+    static func catalog(named name: String, ofTable table: String, in folder: String) -> TableFile {
+        TableFile(folder: folder, name: name, id: TableID(language: .base, table: table))
+    }
+
+    /// The table file or catalog `name` in the language folder `folder`, or `nil` when it is neither.
+    static func file(named name: String, in folder: String, language: LanguageTag) -> TableFile? {
+        if let table = table(ofFile: name) { return file(named: name, ofTable: table, in: folder, language: language) }
+        return catalogTable(ofFile: name).map { catalog(named: name, ofTable: $0, in: folder) }
     }
 
     /// The file `name` (of table `table`) in `folder` (holding `language`).

@@ -64,7 +64,7 @@ package final class BundleWatcher: Sendable {
             root: root, maximumFileSize: options.maximumFileSize, parallelThreshold: options.parallelParseThreshold,
             followsExternalSymlinks: options.followsExternalSymlinks
         )
-        let settler = Settler<TableID>(configuration: options.settling)
+        let settler = Settler<SettleKey>(configuration: options.settling)
         // Detached: `stop()` ends it at its next wake-up, and `hasFinished` tells when it has.
         _ = NamedThread.run(name: "hotstrings-watcher") { [self] in
             run(WatchLoop(root: root, inotify: inotify, reader: reader, settler: settler), onBatch: onBatch)

@@ -67,13 +67,34 @@ struct TableReader: Sendable {
         }
         let content: TableUpdate.Content
         do {
-            content = table.name.hasSuffix(".stringsdict")
-                ? .parsed(TableContent(rules: try StringsdictFile.parse(snapshot.bytes)))
-                : .parsed(TableContent(strings: try StringsFile.parse(snapshot.bytes)))
+            content = if table.isCatalog {
+                .catalog(Self.tables(of: try StringCatalog.parse(snapshot.bytes), file: file))
+            } else if table.name.hasSuffix(".stringsdict") {
+                .parsed(TableContent(rules: try StringsdictFile.parse(snapshot.bytes)))
+            } else {
+                .parsed(TableContent(strings: try StringsFile.parse(snapshot.bytes)))
+            }
         } catch {
             content = .failed(FileProblem(file: file, line: error.line, column: error.column, message: error.reason))
         }
         return snapshot.hadWriter == true ? .writerOpen(content) : .content(content)
+    }
+
+    /// A catalog's table in each of its languages, compiled as Xcode's build does; a language whose name is no
+    /// language tag is reported and left out.
+    static func tables(of catalog: StringCatalog, file: String) -> CatalogTables {
+        var tables = CatalogTables(tables: [:])
+        for language in catalog.languages {
+            guard let tag = LanguageTag(language) else {
+                tables.problems.append(FileProblem(
+                    file: file, message: "'\(DisplayText.escaped(language, limit: 80))' is not a language tag; "
+                        + "its strings are not served"
+                ))
+                continue
+            }
+            tables.tables[tag] = catalog.compiled(language: language)
+        }
+        return tables
     }
 
     /// Whether `path` (with every link resolved) is the root or below it.

@@ -44,6 +44,7 @@ extension WatchLoop {
             ))
         }
         brokenLinks = broken.reported
+        rescanRootCatalogs(noting: .finished, at: now)
         for entry in entries where BundleLayout.language(ofFolder: entry.name) != nil {
             if let identity = directoryIdentity(entry.name), let language = servedLanguage(ofFolder: entry.name) {
                 guard folderWatches[entry.name] == nil || folderTargets[entry.name] != identity else { continue }

@@ -37,7 +37,7 @@ extension WatchLoop {
                 publish(content, of: file, in: &batch)
             } else {
                 awaitingWriter[file] = since
-                settler.retry(file.id, after: settler.configuration.settleTime, at: now)
+                settler.retry(file.key, after: settler.configuration.settleTime, at: now)
                 if isFullScan { keepLastGood(file, in: &batch, because: "is being written") }
             }
         case .absent:
@@ -47,13 +47,13 @@ extension WatchLoop {
                 batch.updates.append(TableUpdate(id: file.id, file: file.path, content: .removed))
             }
         case .unsettled:
-            settler.note(.modified, to: file.id, at: now)
+            settler.note(.modified, to: file.key, at: now)
             if isFullScan { keepLastGood(file, in: &batch, because: "changed while it was read") }
         case .transient(let problem):
             let failures = failedReads[file, default: 0]
             failedReads[file] = failures + 1
             let delay = min(settler.configuration.settleTime * (1 << min(failures, 16)), Self.longestRetryDelay)
-            settler.retry(file.id, after: delay, at: now)
+            settler.retry(file.key, after: delay, at: now)
             if failures == 0 || isFullScan {
                 known.insert(file)
                 batch.updates.append(TableUpdate(id: file.id, file: file.path, content: .failed(problem)))

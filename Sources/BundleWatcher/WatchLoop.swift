@@ -19,15 +19,17 @@ final class WatchLoop {
         .closeWrite, .movedTo, .movedFrom, .create, .delete, .modify, .attrib,
         .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
     ]
+    /// The root holds language folders, links and String Catalogs: writes are seen for the catalogs.
     private static let rootMask: InotifyMask = [
-        .movedTo, .movedFrom, .create, .delete, .attrib, .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
+        .closeWrite, .movedTo, .movedFrom, .create, .delete, .modify, .attrib, .deleteSelf, .moveSelf,
+        .onlyDirectory, .excludeUnlinked,
     ]
 
     let root: String
     let inotify: Inotify
     let reader: TableReader
     /// Settles by table: every file of a table is read together once the table is due.
-    var settler: Settler<TableID>
+    var settler: Settler<SettleKey>
     var watches: [Int32: Watched] = [:]
     var folderWatches: [String: Int32] = [:]
     /// The language of each watched folder, resolved once when the folder was found.
@@ -54,7 +56,7 @@ final class WatchLoop {
     var pendingProblems: [FileProblem] = []
     var pendingRescan: ResyncReason?
 
-    init(root: String, inotify: Inotify, reader: TableReader, settler: Settler<TableID>) {
+    init(root: String, inotify: Inotify, reader: TableReader, settler: Settler<SettleKey>) {
         self.root = root
         self.inotify = inotify
         self.reader = reader
@@ -116,6 +118,12 @@ final class WatchLoop {
             rootLost()
             return
         }
+        if let table = BundleLayout.catalogTable(ofFile: event.name) {
+            note(event, to: BundleLayout.catalog(named: event.name, ofTable: table, in: ""), at: now)
+            return
+        }
+        // Other files of the root are nobody's: a write to one wakes the watcher and changes nothing.
+        if event.mask.contains(.closeWrite) || event.mask.contains(.modify) { return }
         if event.mask.contains(.attrib) {
             // The root's permissions changed (name empty), or a folder's in it: look at every folder again.
             if event.name.isEmpty || BundleLayout.language(ofFolder: event.name) != nil { rescanAllFolders(at: now) }
@@ -131,7 +139,7 @@ final class WatchLoop {
         } else if event.mask.contains(.create) || event.mask.contains(.movedTo) {
             // A folder moved in is complete; a folder just made may still be being filled (mkdir, cp -r), and a
             // file found in it may be half written: wait until it is quiet (or its CLOSE_WRITE comes).
-            let found: Settler<TableID>.Change = event.mask.contains(.movedTo) ? .finished : .modified
+            let found: Settler<SettleKey>.Change = event.mask.contains(.movedTo) ? .finished : .modified
             addFolder(event.name, noting: found, at: now)
         } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
             removeFolder(event.name, at: now)
@@ -155,7 +163,7 @@ final class WatchLoop {
             if event.mask.contains(.attrib) { rescanFolder(folder, language: language, noting: .finished, at: now) }
             return
         }
-        guard let table = BundleLayout.table(ofFile: event.name) else {
+        guard let file = BundleLayout.file(named: event.name, in: folder, language: language) else {
             // A link other than a table put in place (a ConfigMap's `..data` swap): every table reached through it
             // may now have new content.
             if event.mask.contains(.movedTo) || event.mask.contains(.create),
@@ -164,15 +172,19 @@ final class WatchLoop {
             }
             return
         }
-        let file = BundleLayout.file(named: event.name, ofTable: table, in: folder, language: language)
+        note(event, to: file, at: now)
+    }
+
+    /// Notes what `event` says happened to `file` (a table's file or a catalog).
+    private func note(_ event: InotifyEvent, to file: TableFile, at now: ContinuousClock.Instant) {
         // The file is not quiet: a wait for a writer holding it starts over.
         awaitingWriter[file] = nil
         if event.mask.contains(.closeWrite) || event.mask.contains(.movedTo) {
-            settler.note(.finished, to: file.id, at: now)
+            settler.note(.finished, to: file.key, at: now)
         } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
-            settler.note(.removed, to: file.id, at: now)
+            settler.note(.removed, to: file.key, at: now)
         } else {
-            settler.note(.modified, to: file.id, at: now)
+            settler.note(.modified, to: file.key, at: now)
         }
     }
 
@@ -211,7 +223,7 @@ final class WatchLoop {
             batch.problems += pendingProblems
             pendingProblems = []
         }
-        let due = settler.takeDue(at: now).flatMap(files(of:))
+        let due = settler.takeDue(at: now).flatMap(files(settlingBy:))
         let contents = reader.read(due)
         // A file modified again while it was read may have been read half-written: its newer version is noted
         // again by these events and read once it settles, so the older read is never published.
@@ -220,7 +232,7 @@ final class WatchLoop {
         } catch {
             requestRescan(.overflow)
         }
-        for (file, read) in zip(due, contents) where !settler.isPending(file.id) {
+        for (file, read) in zip(due, contents) where !settler.isPending(file.key) {
             record(read, of: file, in: &batch, at: now, isFullScan: false)
         }
         return batch.isEmpty ? nil : batch
@@ -262,6 +274,10 @@ final class WatchLoop {
                 reportInvalidName(entry.name)
                 continue
             }
+            if let table = BundleLayout.catalogTable(ofFile: entry.name) {
+                files.append(BundleLayout.catalog(named: entry.name, ofTable: table, in: ""))
+                continue
+            }
             guard let language = servedLanguage(ofFolder: entry.name) else { continue }
             present.insert(entry.name)
             if let watch = folderWatches[entry.name], folderTargets[entry.name] != directoryIdentity(entry.name) {
@@ -297,7 +313,7 @@ final class WatchLoop {
         return batch
     }
 
-    func addFolder(_ folder: String, noting found: Settler<TableID>.Change, at now: ContinuousClock.Instant) {
+    func addFolder(_ folder: String, noting found: Settler<SettleKey>.Change, at now: ContinuousClock.Instant) {
         guard let language = servedLanguage(ofFolder: folder) else { return }
         if folderWatches[folder] == nil, let problem = watchFolder(folder, language: language) {
             pendingProblems.append(problem)
@@ -309,13 +325,13 @@ final class WatchLoop {
 
     /// Notes every table in `folder` as `found`, and every table known there but gone as removed.
     func rescanFolder(
-        _ folder: String, language: LanguageTag, noting found: Settler<TableID>.Change, at now: ContinuousClock.Instant
+        _ folder: String, language: LanguageTag, noting found: Settler<SettleKey>.Change, at now: ContinuousClock.Instant
     ) {
         guard let present = tables(inFolder: folder, language: language) else { return }
-        for file in present { settler.note(found, to: file.id, at: now) }
+        for file in present { settler.note(found, to: file.key, at: now) }
         let foundSet = Set(present)
         for file in known where file.folder == folder && !foundSet.contains(file) {
-            settler.note(.removed, to: file.id, at: now)
+            settler.note(.removed, to: file.key, at: now)
         }
     }
 
@@ -327,6 +343,21 @@ final class WatchLoop {
         }
     }
 
+    /// Notes every catalog in the root as `found`, and every one known there but gone as removed (after a change
+    /// of the root's permissions, or a link swapped in it: `Settings.xcstrings -> ..data/Settings.xcstrings`).
+    func rescanRootCatalogs(noting found: Settler<SettleKey>.Change, at now: ContinuousClock.Instant) {
+        guard let entries = try? FileSystem.listDirectory(atPath: root) else { return }
+        var present: Set<String> = []
+        for entry in entries where entry.isNameValidUTF8 {
+            guard let table = BundleLayout.catalogTable(ofFile: entry.name) else { continue }
+            present.insert(entry.name)
+            settler.note(found, to: BundleLayout.catalog(named: entry.name, ofTable: table, in: "").key, at: now)
+        }
+        for file in known where file.isCatalog && file.folder.isEmpty && !present.contains(file.name) {
+            settler.note(.removed, to: file.key, at: now)
+        }
+    }
+
     func removeFolder(_ folder: String, at now: ContinuousClock.Instant) {
         if let watch = folderWatches[folder] {
             inotify.removeWatch(watch)
@@ -334,7 +365,7 @@ final class WatchLoop {
         }
         nonLanguageFolders.remove(folder)
         for file in known where file.folder == folder {
-            settler.note(.removed, to: file.id, at: now)
+            settler.note(.removed, to: file.key, at: now)
         }
     }
 
@@ -381,9 +412,7 @@ final class WatchLoop {
                 reportInvalidName(folder + "/" + entry.name)
                 return nil
             }
-            return BundleLayout.table(ofFile: entry.name).map {
-                BundleLayout.file(named: entry.name, ofTable: $0, in: folder, language: language)
-            }
+            return BundleLayout.file(named: entry.name, in: folder, language: language)
         }.sorted()
     }
 
@@ -391,10 +420,21 @@ final class WatchLoop {
         (try? FileSystem.status(atPath: root + "/" + name))?.kind == .directory
     }
 
-    /// Every file of table `id` to look at: the table's file in each watched folder of its language, and any file
-    /// known before in a folder that is gone (to be found absent, and reported removed).
-    private func files(of id: TableID) -> [TableFile] {
-        var files = Set(known.filter { $0.id == id })
+    /// Every file to look at for `key`: a catalog's one file, or for a table, the table's file in each watched
+    /// folder of its language, and any file known before in a folder that is gone (to be found absent, and
+    /// reported removed).
+    private func files(settlingBy key: SettleKey) -> [TableFile] {
+        guard case .table(let id) = key else {
+            guard case .catalog(let path) = key else { return [] }
+            if let file = known.first(where: { $0.isCatalog && $0.path == path }) { return [file] }
+            let slash = path.lastIndex(of: "/")
+            let folder = slash.map { String(path[..<$0]) } ?? ""
+            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            return BundleLayout.catalogTable(ofFile: name).map {
+                [BundleLayout.catalog(named: name, ofTable: $0, in: folder)]
+            } ?? []
+        }
+        var files = Set(known.filter { $0.key == key })
         for (folder, language) in folderLanguages where language == id.language {
             files.formUnion(BundleLayout.files(ofTable: id.table, in: folder, language: language))
         }
@@ -404,7 +444,8 @@ final class WatchLoop {
     /// Reports a table file or language folder whose name is not UTF-8: no language tag or table name can be made
     /// of it, so it is not served, but never silently (other such names, not tables, are left alone).
     private func reportInvalidName(_ shown: String) {
-        guard shown.hasSuffix(".strings") || shown.hasSuffix(".stringsdict") || shown.hasSuffix(".lproj") else {
+        guard shown.hasSuffix(".strings") || shown.hasSuffix(".stringsdict") || shown.hasSuffix(".lproj")
+            || shown.hasSuffix(TableUpdate.catalogExtension) else {
             return
         }
         pendingProblems.append(FileProblem(

@@ -13,6 +13,11 @@ import StringsFormat
 /// keeps each file's content and serves the folder whose file was most recently parsed; when that folder's files
 /// are removed, the other folder's table is served again (reported as an update), and the table is deleted only
 /// when no file holds it. A file that fails to parse does not change what is served.
+///
+/// A String Catalog (`T.xcstrings`) holds table `T` in each of its languages. Where a folder of that language also
+/// has `T.strings` or `T.stringsdict`, both are served, the folder's files winning key by key (they are the more
+/// specific, hand-placed ones). Of two catalogs of one table, the one nearest the root wins (then the first in
+/// byte order of its path) and the other is reported and not served until the winner goes.
 package actor StringsStore {
     /// A file the store has a good table for.
     struct FileState: Sendable {
@@ -22,10 +27,20 @@ package actor StringsStore {
         var stamp: UInt64
     }
 
-    /// The table served for an identifier and the file it came from (of a folder's files, the latest parsed).
+    /// The table served for an identifier and the file it came from (of its files, the latest parsed).
     struct Served: Sendable {
         var file: String
         var content: TableContent
+        /// The stamp of the folder's file served (0 when only a catalog has the table).
+        var stamp: UInt64
+        /// The stamp of the catalog served (0 when no catalog has the table in this language).
+        var catalogStamp: UInt64 = 0
+    }
+
+    /// A String Catalog the store has a good version of: its table in each of its languages.
+    struct CatalogState: Sendable {
+        var table: String
+        var tables: [LanguageTag: TableContent]
         var stamp: UInt64
     }
 
@@ -49,6 +64,9 @@ package actor StringsStore {
     private var files: [String: FileState] = [:]
     private var filesByID: [TableID: [String]] = [:]
     private var served: [TableID: Served] = [:]
+    private var catalogs: [String: CatalogState] = [:]
+    /// The catalogs of each table name, by path.
+    private var catalogsByTable: [String: [String]] = [:]
     private var lastStamp: UInt64 = 0
 
     /// Creates an empty store.
@@ -87,6 +105,8 @@ package actor StringsStore {
         var seen = Set<String>(minimumCapacity: batch.isFullScan ? batch.updates.count : 0)
         /// Files read again with the same values, beside another file of their table.
         var rereadFiles: Set<String> = []
+        /// Tables with a catalog parsed in this batch (checked for a second catalog of the same table).
+        var parsedCatalogTables: Set<String> = []
 
         for update in batch.updates {
             if batch.isFullScan { seen.insert(update.file) }
@@ -109,21 +129,34 @@ package actor StringsStore {
                                      forKey: update.file) == nil {
                     filesByID[update.id, default: []].append(update.file)
                 }
+            case .catalog(let catalog):
+                problems += catalog.problems
+                if files[update.file] != nil { remove(file: update.file, remembering: &before) }
+                lastStamp += 1
+                setCatalog(update.file, to: CatalogState(table: update.id.table, tables: catalog.tables,
+                                                         stamp: lastStamp), remembering: &before)
+                parsedCatalogTables.insert(update.id.table)
             case .failed(let problem):
                 problems.append(problem)
             case .removed:
-                remove(file: update.file, remembering: &before)
+                if catalogs[update.file] != nil {
+                    setCatalog(update.file, to: nil, remembering: &before)
+                } else {
+                    remove(file: update.file, remembering: &before)
+                }
             }
         }
         if batch.isFullScan {
             for file in files.keys where !seen.contains(file) { remove(file: file, remembering: &before) }
+            for file in catalogs.keys where !seen.contains(file) { setCatalog(file, to: nil, remembering: &before) }
         }
+        problems += parsedCatalogTables.sorted().flatMap(catalogConflicts(ofTable:))
 
         var changes: [TableChange] = []
         for (id, old) in before.sorted(by: { $0.key < $1.key }) {
             let new = servedTable(for: id)
             served[id] = new
-            guard old?.stamp != new?.stamp else { continue }
+            guard old?.stamp != new?.stamp || old?.catalogStamp != new?.catalogStamp else { continue }
             var file = new?.file ?? old?.file ?? ""
             if rereadFiles.contains(file), let changed = (filesByID[id] ?? []).first(where: { other in
                 other != file && !rereadFiles.contains(other) && Self.source(of: other) == Self.source(of: file)
@@ -167,9 +200,61 @@ package actor StringsStore {
         if filesByID[state.id]?.isEmpty == true { filesByID[state.id] = nil }
     }
 
+    /// Replaces (or with `nil` removes) the catalog at `file`, noting what every table it may change served before:
+    /// each language of each catalog of its table, since which catalog wins may change too.
+    private func setCatalog(_ file: String, to state: CatalogState?, remembering before: inout [TableID: Served?]) {
+        let table = state?.table ?? catalogs[file]?.table
+        guard let table else { return }
+        var languages = Set<LanguageTag>()
+        if let state { languages.formUnion(state.tables.keys) }
+        for path in catalogsByTable[table] ?? [] {
+            if let other = catalogs[path] { languages.formUnion(other.tables.keys) }
+        }
+        for language in languages { remember(TableID(language: language, table: table), in: &before) }
+        if let old = catalogs[file], old.table != table || state == nil {
+            catalogsByTable[old.table]?.removeAll { $0 == file }
+            if catalogsByTable[old.table]?.isEmpty == true { catalogsByTable[old.table] = nil }
+        }
+        guard let state else {
+            catalogs[file] = nil
+            return
+        }
+        if catalogs.updateValue(state, forKey: file)?.table != table { catalogsByTable[table, default: []].append(file) }
+    }
+
+    /// The catalog served for `table` among several: the one nearest the root, then the first in byte order.
+    private func winningCatalog(ofTable table: String) -> String? {
+        (catalogsByTable[table] ?? []).min { left, right in
+            let (leftDepth, rightDepth) = (Self.depth(of: left), Self.depth(of: right))
+            return leftDepth != rightDepth ? leftDepth < rightDepth : left.utf8.lexicographicallyPrecedes(right.utf8)
+        }
+    }
+
+    private static func depth(of path: String) -> Int { path.utf8.count { $0 == UInt8(ascii: "/") } }
+
+    /// A problem for each catalog of `table` that is not served because another catalog of the table wins.
+    private func catalogConflicts(ofTable table: String) -> [FileProblem] {
+        guard let winner = winningCatalog(ofTable: table) else { return [] }
+        return (catalogsByTable[table] ?? []).filter { $0 != winner }.sorted().map { loser in
+            FileProblem(file: loser, message: "table '\(table)' is also the catalog \(winner), which is served: this "
+                + "one is not (of two catalogs of one table, the one nearest the root wins, then the first by name)")
+        }
+    }
+
+    /// The table served for `id`: its folder's files (see `servedFolderTable`) over the winning catalog's table in
+    /// that language, the folder's files winning key by key.
+    private func servedTable(for id: TableID) -> Served? {
+        let folder = servedFolderTable(for: id)
+        guard let path = winningCatalog(ofTable: id.table), let catalog = catalogs[path],
+              let content = catalog.tables[id.language] else { return folder }
+        guard let folder else { return Served(file: path, content: content, stamp: 0, catalogStamp: catalog.stamp) }
+        return Served(file: folder.stamp > catalog.stamp ? folder.file : path,
+                      content: content.overlaid(by: folder.content), stamp: folder.stamp, catalogStamp: catalog.stamp)
+    }
+
     /// The table of the folder whose file holding `id` was most recently parsed: the union of that folder's files
     /// of the table (`T.strings`, `T.stringsdict`), in the order they were parsed.
-    private func servedTable(for id: TableID) -> Served? {
+    private func servedFolderTable(for id: TableID) -> Served? {
         var latest: (file: String, state: FileState)?
         for file in filesByID[id] ?? [] {
             guard let state = files[file], state.stamp > latest?.state.stamp ?? 0 else { continue }
@@ -323,5 +408,19 @@ package actor StringsStore {
     /// folder name that is no language) as `error` events; nothing is served differently.
     package func report(_ problems: [FileProblem]) -> [StoreEvent] {
         problems.map { .error(seq: nextSeq(), $0) }
+    }
+}
+
+extension TableContent {
+    /// This table (a catalog's) with `folder`'s keys on top: a key the folder's files have takes their value (its
+    /// string or its rule), the others keep this table's; this table's keys first, in their order.
+    /// - Complexity: O(n + m).
+    func overlaid(by folder: TableContent) -> TableContent {
+        var result = TableContent()
+        for entry in strings.entries where folder[entry.key] == nil { result.strings.append(entry) }
+        for entry in folder.strings.entries { result.strings.append(entry) }
+        for (key, rule) in rules.entries where folder[key] == nil { result.rules[key] = rule }
+        for (key, rule) in folder.rules.entries { result.rules[key] = rule }
+        return result
     }
 }

@@ -14,12 +14,19 @@ let waitLimit: Duration = .seconds(5)
 /// What a test sees of a table after a batch: comparable, unlike `TableUpdate.Content`.
 enum Seen: Equatable, CustomStringConvertible {
     case parsed([String: String])
+    /// A catalog: each language's keys with their plain texts (a rule's `other` text).
+    case catalog([String: [String: String]])
     case failed(FileProblem)
     case removed
 
     init(_ content: TableUpdate.Content) {
         switch content {
         case .parsed(let table): self = .parsed(table.strings.dictionary)
+        case .catalog(let catalog):
+            self = .catalog(Dictionary(uniqueKeysWithValues: catalog.tables.map { language, table in
+                (language.identifier, Dictionary(table.entries.map { ($0.key, $0.value.plainText) },
+                                                 uniquingKeysWith: { $1 }))
+            }))
         case .failed(let problem): self = .failed(problem)
         case .removed: self = .removed
         }
@@ -32,6 +39,7 @@ enum Seen: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .parsed(let entries): "parsed \(entries.sorted { $0.key < $1.key })"
+        case .catalog(let languages): "catalog \(languages.sorted { $0.key < $1.key })"
         case .failed(let problem): "failed \(problem)"
         case .removed: "removed"
         }
