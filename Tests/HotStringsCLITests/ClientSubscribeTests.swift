@@ -17,9 +17,9 @@ struct ClientSubscribeTests {
         let json = try served.start(["subscribe"])
         let text = try served.start(["subscribe", "--format", "text"])
         try json.stdout.wait(for: "the JSON snapshot") { events($0).first?["event"] as? String == "snapshot" }
-        try text.stdout.wait(for: "the text snapshot") { $0 == "snapshot: 12 tables\n" }
+        try text.stdout.wait(for: "the text snapshot") { $0 == "snapshot: 15 tables\n" }
         let snapshot = try #require(events(json.stdout.text).first)
-        #expect((snapshot["tables"] as? [Any])?.count == 12)
+        #expect((snapshot["tables"] as? [Any])?.count == 15)
 
         var german = try String(contentsOfFile: served.bundle + "/de.lproj/Localizable.strings", encoding: .utf8)
         german = german.replacingOccurrences(of: "\"Hallo!\"", with: "\"Servus!\"")
@@ -28,7 +28,7 @@ struct ClientSubscribeTests {
         try served.save(german, to: "de.lproj/Localizable.strings")
 
         let expected = "reload de/Localizable: ~greeting +files.header -map.cafe\n"
-        try text.stdout.wait(for: "the text reload") { $0 == "snapshot: 12 tables\n" + expected }
+        try text.stdout.wait(for: "the text reload") { $0 == "snapshot: 15 tables\n" + expected }
         try json.stdout.wait(for: "the JSON reload") { events($0).count == 2 }
         let reload = events(json.stdout.text)[1]
         #expect(reload["event"] as? String == "reload")

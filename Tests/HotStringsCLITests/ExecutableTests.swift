@@ -37,7 +37,7 @@ struct ExecutableTests {
     @Test func sampleBundleLintsWithExitCodeZero() throws {
         let result = try launch(["lint", sampleBundlePath])
         #expect(result.code == 0)
-        #expect(result.stdout.hasSuffix("15 files, 100 keys, 0 errors, 1 warning\n"))
+        #expect(result.stdout.hasSuffix("16 files, 104 keys, 0 errors, 1 warning\n"))
         #expect(result.stderr.isEmpty)
     }
 

@@ -168,7 +168,7 @@ struct LintTests {
         #expect(result.lines == [
             "\(sampleBundlePath)/de.lproj/Localizable.strings: warning: key 'files.header' is missing "
                 + "(present in en.lproj/Localizable.strings)",
-            "15 files, 100 keys, 0 errors, 1 warning",
+            "16 files, 104 keys, 0 errors, 1 warning",
         ])
         let output = run(["lint", "--json", sampleBundlePath]).stdout
         let json = try JSONDecoder().decode(LintJSON.self, from: Data(output.utf8))

@@ -94,7 +94,7 @@ struct LifecycleTests {
         #expect(reload.string("event") == "reload")
         #expect(reload.int("seq") == before + 2)
         #expect(changes(of: reload) == [germanEdit])
-        #expect(try client.request(#"{"id":2,"op":"status"}"#).int("tables") == 12)
+        #expect(try client.request(#"{"id":2,"op":"status"}"#).int("tables") == 15)
 
         try Signals.send(.interrupt, toProcess: daemon.pid)
         #expect(daemon.waitForExit() == 0)

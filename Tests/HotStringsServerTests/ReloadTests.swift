@@ -190,7 +190,7 @@ struct ReloadTests {
             let snapshot = try client.nextMessage()
             #expect(snapshot.string("event") == "snapshot", "\(name)")
             #expect(snapshot.int("epoch") == epoch && snapshot.int("seq") == seq, "\(name)")
-            #expect(tables(of: snapshot).count == 12, "\(name)")
+            #expect(tables(of: snapshot).count == 15, "\(name)")
         }
 
         // The subscriber that skipped its snapshot still gets the next change as seq + 1.

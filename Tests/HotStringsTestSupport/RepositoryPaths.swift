@@ -23,3 +23,12 @@ package let repositoryRoot = URL(fileURLWithPath: #filePath)
 
 /// The repository's `sample-bundle` folder, which tests copy before they change anything in it.
 package let sampleBundlePath = repositoryRoot.appendingPathComponent("sample-bundle").path
+
+/// IceCubesApp's String Catalog (2 MB, 733 keys, 19 languages; plural, device and substitution variations) in the
+/// shared corpus next to the repository (or under `$HOTSTRINGS_CORPUS`), or nil when the corpus is not there.
+package let corpusCatalogPath: String? = {
+    let corpus = ProcessInfo.processInfo.environment["HOTSTRINGS_CORPUS"]
+        ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+    let path = corpus + "/IceCubesApp/IceCubesApp/Resources/Localization/Localizable.xcstrings"
+    return FileManager.default.fileExists(atPath: path) ? path : nil
+}()
