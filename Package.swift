@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HotStringsEmbeddedTests",
-            dependencies: ["HotStringsEmbedded", "HotStringsClient", "HotStringsTestSupport"],
+            dependencies: ["HotStringsEmbedded", "HotStringsClient", "HotStringsTestSupport", "HotStringsRelease"],
             swiftSettings: strict
         ),
         .testTarget(

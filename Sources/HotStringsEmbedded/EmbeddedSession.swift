@@ -3,6 +3,7 @@ import BundleWatcher
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsService
+import StringsFormat
 
 /// What the embedded session handles, one at a time, in arrival order.
 enum EmbeddedInput: Sendable {
@@ -12,6 +13,8 @@ enum EmbeddedInput: Sendable {
     case command(TransportCommand)
     /// A request of the client (`setLanguage`), with where its answer goes.
     case request(Request, Reply)
+    /// A pull installed nothing: an `error` event, kept for `status`.
+    case problems([FileProblem])
 }
 
 /// Events in process: the transport events the client's engine reads, without encoding them.
@@ -70,6 +73,8 @@ final class EmbeddedSession {
         switch input {
         case .batch(let batch):
             await perform(.batch(batch))
+        case .problems(let problems):
+            await perform(.problems(problems))
         case .command(.subscribe(let options)):
             await send(.subscribe(options), as: .subscription)
         case .command(.refreshServerInfo):

@@ -1,6 +1,7 @@
 import BundleWatcher
 import HotStringsClient
 import HotStringsProtocol
+import HotStringsRelease
 import HotStringsService
 import LinuxSystem
 import StringsFormat
@@ -26,14 +27,21 @@ package final class EmbeddedTransport: HotStringsTransport {
     private let continuation: AsyncStream<EmbeddedInput>.Continuation
     private let isStopped = Atomic<Bool>(false)
     private let core = Mutex<ThreadExecutor?>(nil)
+    /// The puller, when the bundle is fed from an origin; started by `start`.
+    private let pullLoop: PullLoop?
 
     /// Prepares the watcher and the store for the bundle at `bundle`; nothing runs before `start`.
     ///
     /// - Throws: `EmbeddedStartError` when the development language is no language tag, the bundle cannot
     ///   be watched, or the state directory cannot be created.
-    package init(bundle: String, options: LiveStrings.EmbeddedOptions) throws(EmbeddedStartError) {
+    package init(bundle: String, options: LiveStrings.EmbeddedOptions, pull: LiveStrings.PullSource? = nil)
+        throws(EmbeddedStartError) {
         guard LanguageTag(options.developmentLanguage) != nil else {
             throw EmbeddedStartError(description: "'\(options.developmentLanguage)' is not a language tag")
+        }
+        // Before the watcher: the bundle is created when missing.
+        let pullOptions = try pull.map { source throws(EmbeddedStartError) in
+            try Self.pullOptions(source, bundle: bundle)
         }
         var watcherOptions = BundleWatcher.Options()
         watcherOptions.maximumFileSize = options.maximumFileSize
@@ -57,6 +65,11 @@ package final class EmbeddedTransport: HotStringsTransport {
         let (stream, continuation) = AsyncStream.makeStream(of: EmbeddedInput.self, bufferingPolicy: .unbounded)
         inputs = Mutex(stream)
         self.continuation = continuation
+        if let pull, let pullOptions {
+            pullLoop = Self.makePullLoop(pull, options: pullOptions, bundle: bundle, continuation: continuation)
+        } else {
+            pullLoop = nil
+        }
     }
 
     package func start(_ handler: @escaping @Sendable (TransportEvent) -> Void) {
@@ -68,6 +81,7 @@ package final class EmbeddedTransport: HotStringsTransport {
         if let selection {
             environment.saveSelection = { language in try selection.write(language) }
         }
+        if let pullLoop { environment.pullStatus = { pullLoop.status } }
         let session = EmbeddedSession(service: ProtocolService(store: store, environment: environment),
                                       deliver: { [deliverer] in deliverer.enqueue($0) })
         let core = ThreadExecutor(name: "hotstrings-core")
@@ -79,6 +93,7 @@ package final class EmbeddedTransport: HotStringsTransport {
         }
         let continuation = continuation
         watcher.start { batch in continuation.yield(.batch(batch)) }
+        pullLoop?.start()
     }
 
     package func send(_ command: TransportCommand) {
@@ -99,13 +114,55 @@ package final class EmbeddedTransport: HotStringsTransport {
 
     package func stop() {
         guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // Not waiting for the pull thread: `stop()` may come from `onFailure` on that thread.
+        pullLoop?.stop(waiting: false)
         watcher.stop()
         deliverer.stop()
         continuation.finish()
     }
 
-    /// Whether the watcher's, the delivery and the service's thread have all ended (after `stop()`).
+    /// Whether the watcher's, the delivery, the service's and the puller's thread have all ended (after `stop()`).
     package var hasFinished: Bool {
         watcher.hasFinished && deliverer.hasFinished && core.withLock { $0?.hasEnded ?? true }
+            && (pullLoop?.hasEnded ?? true)
+    }
+
+    /// Where the puller stands (nil without `pull`).
+    package var pullStatus: PullStatus? { pullLoop?.status }
+
+    /// The options of `source`, after readying `bundle` for it (created if missing, leftovers removed).
+    private static func pullOptions(_ source: LiveStrings.PullSource, bundle: String) throws(EmbeddedStartError)
+        -> PullOptions {
+        guard source.interval > .zero else {
+            throw EmbeddedStartError(description: "the pull interval is not positive")
+        }
+        guard source.keptReleases >= 0 else { throw EmbeddedStartError(description: "keptReleases is negative") }
+        var options: PullOptions
+        do throws(ReleaseError) {
+            options = try PullOptions(url: source.url)
+            // A passing failure (another pull holds the lock) is met again, and reported, by the first pull.
+            _ = try ReleaseStore(bundle: bundle).prepareForPulling()
+        } catch {
+            throw EmbeddedStartError(description: "cannot pull into \(bundle): \(error)")
+        }
+        options.keptReleases = source.keptReleases
+        return options
+    }
+
+    /// A loop pulling into `bundle` whose failures reach the session as `error` events and `source.onFailure`
+    /// (the first of a run of identical ones), and whose installs reach `source.onInstall`.
+    private static func makePullLoop(_ source: LiveStrings.PullSource, options: PullOptions, bundle: String,
+                                     continuation: AsyncStream<EmbeddedInput>.Continuation) -> PullLoop {
+        let schedule = PullSchedule(interval: source.interval)
+        return PullLoop(puller: Puller(bundle: bundle, options: options), schedule: schedule) { report in
+            switch report.result {
+            case .success(let outcome):
+                if case .installed = outcome.kind { source.onInstall?(outcome.release) }
+            case .failure(let error):
+                guard !report.isRepeatedFailure else { return }
+                continuation.yield(.problems([error.problem]))
+                source.onFailure?(error.problem)
+            }
+        }
     }
 }

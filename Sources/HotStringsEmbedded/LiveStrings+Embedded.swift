@@ -1,7 +1,7 @@
 import HotStringsClient
 
 extension LiveStrings {
-    /// How an embedded `LiveStrings` reads its bundle (see `embedded(bundle:configuration:options:)`).
+    /// How an embedded `LiveStrings` reads its bundle (see `embedded(bundle:pull:configuration:options:)`).
     public struct EmbeddedOptions: Sendable {
         /// The language every lookup falls back to before `Base` (`en` by default), as `serve
         /// --development-language`.
@@ -41,18 +41,33 @@ extension LiveStrings {
     /// label.text = strings.localizedString("greeting")
     /// ```
     ///
+    /// With `pull`, the process keeps the bundle fed from a published release, as `hotstrings serve --pull` does:
+    /// it pulls at start and then every `pull.interval` on a thread of its own (the network never blocks the
+    /// cooperative pool), verifies each release whole before one atomic install, and the reload follows through
+    /// the watcher. A failed pull keeps the last good release (offline, indefinitely), backs off, and is reported
+    /// to `pull.onFailure`. The bundle is created if missing and must hold no `<language>.lproj` folders of its own.
+    ///
+    /// ```swift
+    /// let strings = try LiveStrings.embedded(
+    ///     bundle: cacheDirectory + "/translations",
+    ///     pull: .init(url: "https://cdn.example.com/translations", interval: .seconds(60)))
+    /// ```
+    ///
     /// - Parameters:
     ///   - bundle: the folder holding the `<language>.lproj` folders.
+    ///   - pull: where to keep pulling releases into `bundle` from; nil (the default) only watches the bundle.
     ///   - configuration: the tables, languages and environment, as for a daemon's client; the socket,
     ///     reconnection and timeout settings are unused.
     ///   - options: the development language, where to keep the selected language, the file size cap.
     /// - Throws: `EmbeddedStartError` when the bundle cannot be watched (it does not exist, or inotify is
-    ///   out of instances), the development language is no language tag, or the state directory cannot be
-    ///   created.
-    public static func embedded(bundle: String, configuration: Configuration = Configuration(),
+    ///   out of instances), the development language is no language tag, the state directory cannot be
+    ///   created, or (with `pull`) the URL is no http or https URL, the interval is not positive, or the bundle
+    ///   holds language folders of its own.
+    public static func embedded(bundle: String, pull: PullSource? = nil,
+                                configuration: Configuration = Configuration(),
                                 options: EmbeddedOptions = EmbeddedOptions()) throws(EmbeddedStartError)
         -> LiveStrings {
-        let transport = try EmbeddedTransport(bundle: bundle, options: options)
+        let transport = try EmbeddedTransport(bundle: bundle, options: options, pull: pull)
         return LiveStrings(transport: transport, configuration: configuration)
     }
 }

@@ -73,6 +73,7 @@ package final class PullLoop: Sendable {
     private let state: Mutex<State>
     private let wake = DispatchSemaphore(value: 0)
     private let thread = Mutex<NamedThread?>(nil)
+    private let ended = Atomic<Bool>(true)
     private let onReport: @Sendable (PullReport) -> Void
 
     /// A loop running `puller` on `schedule`, calling `onReport` on its thread after every pull (the first starts
@@ -92,13 +93,17 @@ package final class PullLoop: Sendable {
     /// - Precondition: the loop was not started before.
     package func start() {
         thread.withLock { current in
-            precondition(current == nil, "a PullLoop starts once")
+            precondition(current == nil && !state.withLock({ $0.isStopped }), "a PullLoop starts once")
+            ended.store(false, ordering: .releasing)
             current = NamedThread.run(name: "hotstrings-pull") { [self] in run() }
         }
     }
 
-    /// Stops the loop: cancels the request in flight, and returns once the loop's thread has ended. Idempotent.
-    package func stop() {
+    /// Stops the loop: cancels the request in flight and wakes the wait between pulls; with `waiting`, returns
+    /// once the loop's thread has ended (an install that had begun is complete then). Idempotent.
+    ///
+    /// - Precondition: not called with `waiting` from `onReport` (the loop's own thread).
+    package func stop(waiting: Bool = true) {
         let fetcher = state.withLock { state -> HTTPFetcher? in
             state.isStopped = true
             state.status.nextPull = nil
@@ -106,10 +111,15 @@ package final class PullLoop: Sendable {
         }
         fetcher?.cancel()
         wake.signal()
-        thread.withLock { $0.take() }?.join()
+        let running = thread.withLock { $0.take() }
+        if waiting { running?.join() }
     }
 
+    /// Whether the loop's thread has ended (after `stop`), or never started.
+    package var hasEnded: Bool { thread.withLock { $0 == nil } && ended.load(ordering: .acquiring) }
+
     private func run() {
+        defer { ended.store(true, ordering: .releasing) }
         while true {
             let fetcher = HTTPFetcher(limits: puller.options.limits)
             let isStopped = state.withLock { state -> Bool in

@@ -110,6 +110,23 @@ package struct ReleaseStore: Sendable {
         }
     }
 
+    /// Readies the bundle for a loop that keeps pulling into it (`serve --pull`, embedded pull), before anything
+    /// watches it: `prepare()` under the lock.
+    /// - Returns: a failure the first pull will meet again (another pull holds the lock, a disk error), for the
+    ///   caller to log; nil when the bundle is ready.
+    /// - Throws: `ReleaseError.unmanagedBundle` for a bundle with language folders of its own: pulling into it
+    ///   would fail forever.
+    package func prepareForPulling() throws(ReleaseError) -> ReleaseError? {
+        do throws(ReleaseError) {
+            try locked { () throws(ReleaseError) in try prepare() }
+            return nil
+        } catch .unmanagedBundle(let reason) {
+            throw .unmanagedBundle(reason)
+        } catch {
+            return error
+        }
+    }
+
     // MARK: - Installing
 
     /// Installs `manifest` with the verified `contents` (bytes by bundle path) as the current release.

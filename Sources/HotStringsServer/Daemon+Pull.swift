@@ -8,14 +8,12 @@ extension Daemon {
     /// holding language folders of its own, and removes what a killed pull left (as the next pull would).
     /// - Throws: `ServerStartError` for a bundle releases cannot be installed into.
     static func preparePulledBundle(_ bundle: String) throws(ServerStartError) {
-        let store = ReleaseStore(bundle: bundle)
         do throws(ReleaseError) {
-            try store.locked { () throws(ReleaseError) in try store.prepare() }
-        } catch .unmanagedBundle(let reason) {
-            throw ServerStartError(description: "cannot pull into \(bundle): \(reason)")
+            if let passing = try ReleaseStore(bundle: bundle).prepareForPulling() {
+                Log.warning("pull: cannot prepare \(bundle) yet: \(passing)")
+            }
         } catch {
-            // A pull or rollback holding the lock, a passing disk error: the loop's first pull tries again.
-            Log.warning("pull: cannot prepare \(bundle) yet: \(error)")
+            throw ServerStartError(description: "cannot pull into \(bundle): \(error)")
         }
     }
 

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
+import HotStringsRelease
 import HotStringsClient
 import HotStringsEmbedded
+import HotStringsProtocol
 import HotStringsTestSupport
 import Synchronization
 import Testing
@@ -54,5 +56,31 @@ struct BlockedPoolTests {
         let result = connected.wait(timeout: .now() + 5)
         blockers.release()
         #expect(result == .success, "no connection while the pool was blocked")
+    }
+
+    @Test func anEmbeddedPullInstallsAndReloadsWhileEveryPoolThreadIsBlocked() throws {
+        let sandbox = try Sandbox(prefix: "hs-pool-pull-")
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/published", withIntermediateDirectories: true)
+        let origin = try FaultOrigin(root: sandbox.root + "/published")
+        _ = try Publisher().publish(bundle: sandbox.bundle, to: sandbox.root + "/published")
+        let transport = try EmbeddedTransport(bundle: sandbox.root + "/pulled", options: LiveStrings.EmbeddedOptions(),
+                                              pull: LiveStrings.PullSource(url: origin.url))
+        defer { transport.stop() }
+
+        let blockers = PoolBlockers()
+        let reloaded = DispatchSemaphore(value: 0)
+        // The bundle starts empty: the release arrives through URLSession, the puller's thread, the watcher and
+        // the core, none of them a pool thread; it is in the subscription's snapshot or in a reload after it.
+        transport.start { [transport] event in
+            switch event {
+            case .connected: transport.send(.subscribe(Subscription()))
+            case .event(_, _, .snapshot(let tables)) where !tables.isEmpty: reloaded.signal()
+            case .event(_, _, .reload(let changes)) where !changes.isEmpty: reloaded.signal()
+            default: break
+            }
+        }
+        let result = reloaded.wait(timeout: .now() + 8)
+        blockers.release()
+        #expect(result == .success, "no pulled release while the pool was blocked")
     }
 }

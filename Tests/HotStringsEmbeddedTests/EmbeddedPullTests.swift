@@ -1,0 +1,125 @@
+import Foundation
+import HotStringsClient
+import HotStringsEmbedded
+import HotStringsProtocol
+import HotStringsRelease
+import HotStringsTestSupport
+import StringsFormat
+import Synchronization
+import Testing
+
+/// A bundle to publish, a publish folder served by the fault origin, and an embedded client pulling from it into
+/// a bundle that does not exist yet.
+final class EmbeddedPullFixture {
+    let sandbox: Sandbox
+    let origin: FaultOrigin
+    let transport: EmbeddedTransport
+    let strings: LiveStrings
+    let probe = ChangeProbe()
+    let reports = PullReports()
+    private var token: ReloadToken?
+    var output: String { sandbox.root + "/published" }
+    var target: String { sandbox.root + "/pulled" }
+
+    init(interval: Duration = .milliseconds(200)) throws {
+        sandbox = try Sandbox(prefix: "hs-embedded-pull-")
+        try FileManager.default.createDirectory(atPath: sandbox.root + "/published", withIntermediateDirectories: true)
+        origin = try FaultOrigin(root: sandbox.root + "/published")
+        _ = try Publisher().publish(bundle: sandbox.bundle, to: sandbox.root + "/published")
+        let source = LiveStrings.PullSource(url: origin.url, interval: interval,
+                                            onFailure: { [reports] in reports.failed($0) },
+                                            onInstall: { [reports] in reports.installed($0) })
+        transport = try EmbeddedTransport(bundle: sandbox.root + "/pulled", options: LiveStrings.EmbeddedOptions(),
+                                          pull: source)
+        strings = LiveStrings(transport: transport,
+                              configuration: LiveStrings.Configuration(environment: ["LANG": "de"]))
+        token = strings.onReload { [probe] change in probe.record(change) }
+    }
+
+    deinit {
+        strings.stop()
+    }
+
+    /// Sets the German greeting in the published bundle and publishes it; the release id.
+    @discardableResult
+    func publishGreeting(_ greeting: String) throws -> String {
+        let path = "de.lproj/Localizable.strings"
+        try sandbox.save(try sandbox.read(path) + "\n\"greeting\" = \"\(greeting)\";\n", to: path)
+        return try Publisher().publish(bundle: sandbox.bundle, to: output).manifest.release
+    }
+
+    /// The reload hooks' calls for reloads (not snapshots).
+    var reloads: Int { probe.changes.filter { $0.cause == .reload }.count }
+}
+
+/// What the pull source's callbacks reported.
+final class PullReports: Sendable {
+    private let state = Mutex<(failures: [FileProblem], installs: [String])>(([], []))
+
+    var failures: [FileProblem] { state.withLock { $0.failures } }
+    var installs: [String] { state.withLock { $0.installs } }
+
+    func failed(_ problem: FileProblem) { state.withLock { $0.failures.append(problem) } }
+    func installed(_ release: String) { state.withLock { $0.installs.append(release) } }
+}
+
+/// `LiveStrings.embedded(bundle:pull:)`: the daemon's puller inside the app, with the same behaviour.
+struct EmbeddedPullTests {
+    @Test func aPublishedReleaseIsOneReloadAndAFailedPullKeepsTheLastGoodValues() async throws {
+        let fixture = try EmbeddedPullFixture()
+        let strings = fixture.strings
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        try await eventually("the first release") { strings.localizedString("greeting") == "Hallo!" }
+
+        let reloadsBefore = fixture.reloads
+        let second = try fixture.publishGreeting("Servus aus dem Netz")
+        try await eventually("the second release") { strings.localizedString("greeting") == "Servus aus dem Netz" }
+        try await eventually("the install report") { fixture.reports.installs.last == second }
+        #expect(fixture.reloads == reloadsBefore + 1, "\(fixture.probe.changes)")
+
+        // A release whose German table arrives with a wrong byte: nothing installed, reported once, old values.
+        try fixture.origin.setFault(.wrongBytes, for: "/files/")
+        try fixture.publishGreeting("Kaputt")
+        try await eventually("the failure report") { !fixture.reports.failures.isEmpty }
+        let problem = try #require(fixture.reports.failures.first)
+        #expect(problem.file == "de.lproj/Localizable.strings" && problem.message.contains("SHA-256 mismatch"),
+                "\(problem)")
+        #expect(strings.localizedString("greeting") == "Servus aus dem Netz")
+        let status = try await fixture.transport.request(.status)
+        #expect(status["release"]?.stringValue == second)
+        #expect(status["pull"]?["result"]?.stringValue == "failed", "\(status)")
+        #expect(status["pull"]?["error"]?["file"]?.stringValue == "de.lproj/Localizable.strings")
+        #expect(fixture.transport.pullStatus?.consecutiveFailures ?? 0 >= 1)
+
+        // The origin is fixed: the release is installed, one more reload.
+        try fixture.origin.setFault(nil, for: "/files/")
+        try await eventually("the recovery") { strings.localizedString("greeting") == "Kaputt" }
+        #expect(fixture.reloads == reloadsBefore + 2, "\(fixture.probe.changes)")
+        #expect(fixture.reports.failures.count == 1)
+        #expect(fixture.transport.pullStatus?.consecutiveFailures == 0)
+    }
+
+    @Test func stopEndsThePuller() async throws {
+        let fixture = try EmbeddedPullFixture()
+        #expect(await fixture.strings.waitUntilSynchronized(timeout: .seconds(10)))
+        try await eventually("the first release") { fixture.strings.localizedString("greeting") == "Hallo!" }
+        fixture.strings.stop()
+        try await eventually("every thread to end") { fixture.transport.hasFinished }
+    }
+
+    @Test func badPullSourcesAreStartErrors() throws {
+        let sandbox = try Sandbox(prefix: "hs-embedded-pull-bad-")
+        let cases: [(String, LiveStrings.PullSource, String)] = [
+            (sandbox.root + "/new", .init(url: "ftp://example.com/tr"), "not an http:// or https:// URL"),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", interval: .zero), "not positive"),
+            (sandbox.bundle, .init(url: "http://127.0.0.1:9"), "of its own"),
+        ]
+        for (bundle, source, message) in cases {
+            #expect {
+                _ = try LiveStrings.embedded(bundle: bundle, pull: source)
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+    }
+}

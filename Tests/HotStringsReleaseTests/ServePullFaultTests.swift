@@ -1,0 +1,119 @@
+import Foundation
+import HotStringsRelease
+import HotStringsTestSupport
+import LinuxSystem
+import Testing
+
+/// `serve --pull` against an origin that fails: each failure is an `error` event and the status's result, the
+/// last good release stays served, and the daemon recovers when the origin is fixed.
+@Suite struct ServePullFaultTests {
+    /// A fault, where it applies, and what the event and the status say about it (file, message).
+    static let cases: [(FaultOrigin.Fault, String, String, String)] = [
+        (.wrongBytes, "/files/", "de.lproj/Localizable.strings", "SHA-256 mismatch: expected "),
+        (.status503, "/manifest.json", "/manifest.json", "HTTP status 503"),
+        (.truncated, "/files/", "/files/", "release not installed: "),
+        (.invalidJSON, "/manifest.json", "manifest.json", "invalid manifest: not JSON"),
+    ]
+
+    @Test(arguments: cases)
+    func aFailedPullIsReportedAndTheLastGoodReleaseStays(fault: FaultOrigin.Fault, prefix: String, file: String,
+                                                         message: String) throws {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let origin = try FaultOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        let daemon = try PullingDaemon(bundle: fixture.target, url: origin.url, interval: "0.2")
+        try daemon.waitForRelease(first)
+        let subscriber = try daemon.subscribe()
+
+        try origin.setFault(fault, for: prefix)
+        let second = try fixture.publishChange("kaputt")
+        try waitUntil("the error event", timeout: .seconds(15)) { !subscriber.errorEvents.isEmpty }
+        let event = try #require(subscriber.errorEvents.first)
+        #expect(event.contains(file) && event.contains("release not installed: ") && event.contains(message),
+                "\(event)")
+        let pull = try daemon.pullStatus()
+        #expect(pull["result"] as? String == "failed", "\(pull)")
+        let error = try #require(pull["error"] as? [String: Any], "\(pull)")
+        #expect((error["file"] as? String)?.contains(file) == true && (error["message"] as? String)?
+            .contains(message) == true, "\(error)")
+        #expect((pull["failures"] as? Int ?? 0) >= 1)
+        #expect(try daemon.release() == first)
+        #expect(try fixture.servesExactly(first))
+        #expect(!(try daemon.germanGreeting().contains("kaputt")))
+        #expect(subscriber.reloads == 0, "\(subscriber.stdout.text)")
+        let text = try HotstringsProcess.run(["status", "--socket", daemon.socket]).stdout
+        #expect(text.contains("failed (") && text.contains(message), "\(text)")
+        #expect(daemon.daemon.log.contains("warning: ") && daemon.daemon.log.contains(message), "\(daemon.daemon.log)")
+
+        try origin.setFault(nil, for: prefix)
+        try waitUntil("the recovery's reload", timeout: .seconds(20)) { subscriber.reloads >= 1 }
+        try daemon.waitForRelease(second)
+        #expect(try daemon.germanGreeting().contains("kaputt"))
+        try waitUntil("failures back to 0") { try daemon.pullStatus()["failures"] as? Int == 0 }
+        // A run of identical failures is one event (the first one), however many retries it took.
+        #expect(subscriber.errorEvents.count == 1, "\(subscriber.errorEvents)")
+        _ = subscriber.terminate()
+        #expect(try daemon.terminate() == 0)
+    }
+
+    @Test func aTableThatDoesNotParseIsAnErrorEventWithLineAndColumn() throws {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let origin = try FaultOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        let daemon = try PullingDaemon(bundle: fixture.target, url: origin.url, interval: "0.2")
+        try daemon.waitForRelease(first)
+        let subscriber = try daemon.subscribe()
+        // A broken table published behind publish's back (a hand-edited origin).
+        let broken = Array("\"a\" = \"b\";\n\"c\" = ;\n".utf8)
+        let digest = SHA256.hexDigest(broken)
+        try FileSystem.writeFile(broken, toPath: fixture.output + "/files/" + digest)
+        var manifest = try ReleaseManifest.decode(
+            try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20))
+        manifest.files = manifest.files.map { file in
+            file.path == "fr.lproj/Localizable.strings"
+                ? ReleaseManifest.File(path: file.path, size: broken.count, sha256: digest) : file
+        }
+        manifest.release = "hand-edited"
+        try FileSystem.writeFile(manifest.json, toPath: fixture.output + "/manifest.json.tmp")
+        try FileSystem.rename(fixture.output + "/manifest.json.tmp", to: fixture.output + "/manifest.json")
+        try waitUntil("the error event", timeout: .seconds(15)) { !subscriber.errorEvents.isEmpty }
+        let event = try #require(subscriber.errorEvents.first)
+        #expect(event.contains(#""file":"fr.lproj/Localizable.strings","line":2,"column":7"#), "\(event)")
+        #expect(event.contains(#""message":"release not installed: "#), "\(event)")
+        let error = try #require(try daemon.pullStatus()["error"] as? [String: Any])
+        #expect(error["line"] as? Int == 2 && error["column"] as? Int == 7, "\(error)")
+        #expect(try daemon.release() == first)
+        #expect(try fixture.servesExactly(first))
+        _ = subscriber.terminate()
+        #expect(try daemon.terminate() == 0)
+    }
+
+    @Test func sigtermDuringAPullInstallsNothingAndStopsAtOnce() throws {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let origin = try FaultOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        let daemon = try PullingDaemon(bundle: fixture.target, url: origin.url, interval: "0.2")
+        try daemon.waitForRelease(first)
+        // The next release's files stall mid-body: the pull hangs in its download (the idle timeout is 10 s).
+        try origin.setFault(.stall, for: "/files/")
+        let second = try fixture.publishChange()
+        // A pull takes milliseconds here and the interval is 0.2 s: one still running a second after the last
+        // ended is inside the stalled request.
+        try waitUntil("a pull stuck in the stalled download", timeout: .seconds(10)) {
+            let pull = try daemon.pullStatus()
+            guard pull["state"] as? String == "pulling", let last = statusDate(pull["lastPull"]) else { return false }
+            return Date().timeIntervalSince(last) > 1
+        }
+        let stopping = ContinuousClock.now
+        let code = try daemon.daemon.terminate(timeout: .seconds(8))
+        #expect(code == 0, "\(daemon.daemon.log)")
+        #expect(ContinuousClock.now - stopping < .seconds(5), "the stalled request held the shutdown")
+        #expect(fixture.currentRelease == first)
+        #expect(try fixture.servesExactly(first))
+        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..\(second)" },
+                "\(fixture.targetEntries)")
+    }
+}
