@@ -54,18 +54,8 @@ import Testing
         let first = try fixture.publish()
         let puller = Puller(bundle: fixture.target, options: try fixture.options(origin.url))
         _ = try puller.pull()
-        // A broken table published behind publish's back (a hand-edited origin): the pull parses before it installs.
-        let broken = Array("\"a\" = \"b\";\n\"c\" = ;\n".utf8)
-        let digest = SHA256.hexDigest(broken)
-        try FileSystem.writeFile(broken, toPath: fixture.output + "/files/" + digest)
-        var manifest = try ReleaseManifest.decode(
-            try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20))
-        manifest.files = manifest.files.map { file in
-            file.path == "fr.lproj/Localizable.strings"
-                ? ReleaseManifest.File(path: file.path, size: broken.count, sha256: digest) : file
-        }
-        manifest.release = "hand-edited"
-        try FileSystem.writeFile(manifest.json, toPath: fixture.output + "/manifest.json")
+        // The pull parses every table before it installs.
+        try fixture.publishBrokenFrenchTable()
         #expect {
             try puller.pull()
         } throws: { error in

@@ -33,6 +33,23 @@ final class ReleaseFixture {
         return try publish()
     }
 
+    /// Publishes, behind publish's back (a hand-edited origin), a release whose `fr.lproj/Localizable.strings` does
+    /// not parse: line 2, column 7. The manifest is renamed into place, as publish does.
+    func publishBrokenFrenchTable() throws {
+        let broken = Array("\"a\" = \"b\";\n\"c\" = ;\n".utf8)
+        let digest = SHA256.hexDigest(broken)
+        try FileSystem.writeFile(broken, toPath: output + "/files/" + digest)
+        var manifest = try ReleaseManifest.decode(
+            try FileSystem.readFile(atPath: output + "/manifest.json", maximumSize: 1 << 20))
+        manifest.files = manifest.files.map { file in
+            file.path == "fr.lproj/Localizable.strings"
+                ? ReleaseManifest.File(path: file.path, size: broken.count, sha256: digest) : file
+        }
+        manifest.release = "hand-edited"
+        try FileSystem.writeFile(manifest.json, toPath: output + "/manifest.json.tmp")
+        try FileSystem.rename(output + "/manifest.json.tmp", to: output + "/manifest.json")
+    }
+
     /// Pull options for `url` with short timeouts for tests.
     func options(_ url: String) throws -> PullOptions {
         var options = try PullOptions(url: url)

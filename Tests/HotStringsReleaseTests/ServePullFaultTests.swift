@@ -15,15 +15,22 @@ import Testing
         (.invalidJSON, "/manifest.json", "manifest.json", "invalid manifest: not JSON"),
     ]
 
-    @Test(arguments: cases)
-    func aFailedPullIsReportedAndTheLastGoodReleaseStays(fault: FaultOrigin.Fault, prefix: String, file: String,
-                                                         message: String) throws {
+    /// A fixture whose publish output the fault origin serves, its first release published, and a daemon pulling
+    /// it every 0.2 s that has installed it.
+    static func pullingFromFaultOrigin() throws -> (ReleaseFixture, FaultOrigin, PullingDaemon, String) {
         let fixture = try ReleaseFixture()
         try FileSystem.makeDirectory(atPath: fixture.output)
         let origin = try FaultOrigin(root: fixture.output)
         let first = try fixture.publish()
         let daemon = try PullingDaemon(bundle: fixture.target, url: origin.url, interval: "0.2")
         try daemon.waitForRelease(first)
+        return (fixture, origin, daemon, first)
+    }
+
+    @Test(arguments: cases)
+    func aFailedPullIsReportedAndTheLastGoodReleaseStays(fault: FaultOrigin.Fault, prefix: String, file: String,
+                                                         message: String) throws {
+        let (fixture, origin, daemon, first) = try Self.pullingFromFaultOrigin()
         let subscriber = try daemon.subscribe()
 
         try origin.setFault(fault, for: prefix)
@@ -58,26 +65,10 @@ import Testing
     }
 
     @Test func aTableThatDoesNotParseIsAnErrorEventWithLineAndColumn() throws {
-        let fixture = try ReleaseFixture()
-        try FileSystem.makeDirectory(atPath: fixture.output)
-        let origin = try FaultOrigin(root: fixture.output)
-        let first = try fixture.publish()
-        let daemon = try PullingDaemon(bundle: fixture.target, url: origin.url, interval: "0.2")
-        try daemon.waitForRelease(first)
+        let (fixture, origin, daemon, first) = try Self.pullingFromFaultOrigin()
+        defer { withExtendedLifetime(origin) {} }
         let subscriber = try daemon.subscribe()
-        // A broken table published behind publish's back (a hand-edited origin).
-        let broken = Array("\"a\" = \"b\";\n\"c\" = ;\n".utf8)
-        let digest = SHA256.hexDigest(broken)
-        try FileSystem.writeFile(broken, toPath: fixture.output + "/files/" + digest)
-        var manifest = try ReleaseManifest.decode(
-            try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20))
-        manifest.files = manifest.files.map { file in
-            file.path == "fr.lproj/Localizable.strings"
-                ? ReleaseManifest.File(path: file.path, size: broken.count, sha256: digest) : file
-        }
-        manifest.release = "hand-edited"
-        try FileSystem.writeFile(manifest.json, toPath: fixture.output + "/manifest.json.tmp")
-        try FileSystem.rename(fixture.output + "/manifest.json.tmp", to: fixture.output + "/manifest.json")
+        try fixture.publishBrokenFrenchTable()
         try waitUntil("the error event", timeout: .seconds(15)) { !subscriber.errorEvents.isEmpty }
         let event = try #require(subscriber.errorEvents.first)
         #expect(event.contains(#""file":"fr.lproj/Localizable.strings","line":2,"column":7"#), "\(event)")
@@ -91,12 +82,7 @@ import Testing
     }
 
     @Test func sigtermDuringAPullInstallsNothingAndStopsAtOnce() throws {
-        let fixture = try ReleaseFixture()
-        try FileSystem.makeDirectory(atPath: fixture.output)
-        let origin = try FaultOrigin(root: fixture.output)
-        let first = try fixture.publish()
-        let daemon = try PullingDaemon(bundle: fixture.target, url: origin.url, interval: "0.2")
-        try daemon.waitForRelease(first)
+        let (fixture, origin, daemon, first) = try Self.pullingFromFaultOrigin()
         // The next release's files stall mid-body: the pull hangs in its download (the idle timeout is 10 s).
         try origin.setFault(.stall, for: "/files/")
         let second = try fixture.publishChange()
