@@ -12,8 +12,8 @@ struct WatchSuite: BenchmarkSuite {
     static let name = "watch"
     static let abstract = "watcher latency vs a bare inotify read, cold start vs parse, store memory, idle CPU"
     static let help = """
-        USAGE: swift run -c release hotstrings-bench watch [--saves N] [--swaps N] [--write-rate N]
-                   [--write-seconds S] [--idle-seconds S] [--corpus DIR]
+        USAGE: swift run -c release hotstrings-bench watch [--saves N] [--swaps N] [--catalog-saves N]
+                   [--write-rate N] [--write-seconds S] [--idle-seconds S] [--corpus DIR]
 
         Latency: a file of the bundle is atomically replaced (written beside it, renamed over it) N times;
         each time, the time until the store has produced the reload event, with default watcher settings,
@@ -22,13 +22,16 @@ struct WatchSuite: BenchmarkSuite {
         one kept) until the reload, next to a single-file save in the same bundle. In-place writer: one table
         rewritten in place (open with O_TRUNC, write, close) 1,000 times a second for 5 s; every reload the store
         publishes is checked to be one complete version, and the time from the last write to the reload of the
-        last version is shown next to the single save's p50. Cold start: watcher scan + parse + store apply of
+        last version is shown next to the single save's p50. Catalog save: IceCubesApp's String Catalog (2 MB,
+        19 languages) saved with one German value changed, until the reload, next to a single-file save in the
+        same bundle, interleaved. Cold start: watcher scan + parse + store apply of
         element-ios against parsing the same files alone. Memory: the store's resident growth against the bytes on
         disk. Idle: the process's CPU time while nothing changes.
 
         OPTIONS:
           --saves N          atomic saves to time (default 500)
           --swaps N          release swaps to time (default 50)
+          --catalog-saves N  catalog saves to time (default 50)
           --write-rate N     in-place writes per second (default 1000)
           --write-seconds S  how long the in-place writer writes (default 5)
           --idle-seconds S   how long to measure idle CPU (default 60)
@@ -40,6 +43,7 @@ struct WatchSuite: BenchmarkSuite {
         let saves = try options.positiveInteger("--saves") ?? 500
         let idleSeconds = try options.positiveInteger("--idle-seconds") ?? 60
         let swaps = try options.positiveInteger("--swaps") ?? 50
+        let catalogSaves = try options.positiveInteger("--catalog-saves") ?? 50
         let writeRate = try options.positiveInteger("--write-rate") ?? 1000
         let writeSeconds = try options.positiveInteger("--write-seconds") ?? 5
         let corpus = ParseInputs.corpusDirectory(option: try options.value("--corpus"))
@@ -81,6 +85,21 @@ struct WatchSuite: BenchmarkSuite {
         }
         print("  swap / save at p50: " + Format.ratio(percentile(release.swap, 0.5) / percentile(release.save, 0.5))
               + String(format: " (%.1f us per table)", percentile(release.swap, 0.5) * 1e6 / Double(files)))
+        if let catalog = try CatalogSaveLatency.measure(saves: catalogSaves, corpus: corpus) {
+            print("save of IceCubesApp's catalog (\(Format.megabytes(catalog.bytes))) -> reload, \(catalogSaves) saves, "
+                  + "next to a single-file .strings save in the same bundle (ms)")
+            print("  " + ["", "p50", "p90", "p99"].map { Format.cell($0, 10, right: true) }.joined())
+            for (label, samples) in [("strings", catalog.strings), ("catalog", catalog.catalog)] {
+                let row = [0.5, 0.9, 0.99].map {
+                    Format.cell(String(format: "%.3f", percentile(samples, $0) * 1e3), 10, right: true)
+                }
+                print("  " + Format.cell(label, 10) + row.joined())
+            }
+            print("  catalog / strings at p50: "
+                  + Format.ratio(percentile(catalog.catalog, 0.5) / percentile(catalog.strings, 0.5)))
+        } else {
+            print("catalog save: skipped, no IceCubesApp catalog under \(corpus ?? "?")")
+        }
         if let root = corpus.map({ $0 + "/element-ios/Riot/Assets" }), FileManager.default.fileExists(atPath: root) {
             let cold = try ColdStart.measure(root: root)
             print("cold start of element-ios (\(cold.files) files, \(Format.megabytes(cold.bytes)), \(cold.keys) keys)")
