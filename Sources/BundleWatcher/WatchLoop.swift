@@ -325,7 +325,8 @@ final class WatchLoop {
 
     /// Notes every table in `folder` as `found`, and every table known there but gone as removed.
     func rescanFolder(
-        _ folder: String, language: LanguageTag, noting found: Settler<SettleKey>.Change, at now: ContinuousClock.Instant
+        _ folder: String, language: LanguageTag, noting found: Settler<SettleKey>.Change,
+        at now: ContinuousClock.Instant
     ) {
         guard let present = tables(inFolder: folder, language: language) else { return }
         for file in present { settler.note(found, to: file.key, at: now) }

@@ -219,7 +219,9 @@ package actor StringsStore {
             catalogs[file] = nil
             return
         }
-        if catalogs.updateValue(state, forKey: file)?.table != table { catalogsByTable[table, default: []].append(file) }
+        if catalogs.updateValue(state, forKey: file)?.table != table {
+            catalogsByTable[table, default: []].append(file)
+        }
     }
 
     /// The catalog served for `table` among several: the one nearest the root, then the first in byte order.

@@ -1,5 +1,6 @@
 import BundleChanges
 import HotStringsTestSupport
+import LinuxSystem
 import StringsFormat
 import Testing
 @testable import BundleWatcher
@@ -109,5 +110,26 @@ import Testing
         #expect(catalog.tables.keys.map(\.identifier).sorted() == ["de", "en"])
         #expect(catalog.problems.map(\.file) == ["Odd.xcstrings"])
         #expect(catalog.problems.first?.message.contains("'not a tag!' is not a language tag") == true)
+    }
+
+    /// A Kubernetes ConfigMap mounted as the bundle: `Settings.xcstrings -> ..data/Settings.xcstrings`, and an update
+    /// renames a new `..data` link into place. No event names the catalog: the swap must make it be read again.
+    @Test func aRootCatalogReachedThroughASwappedLinkIsReadAgain() throws {
+        var files = TestBundle.standardFiles
+        files["..2026_01/Settings.xcstrings"] = Self.settings(title: "Eins")
+        files["..2026_02/Settings.xcstrings"] = Self.settings(title: "Zwei")
+        let bundle = try TestBundle(files)
+        try FileSystem.makeSymbolicLink(atPath: bundle.path("..data"), pointingTo: "..2026_01")
+        try FileSystem.makeSymbolicLink(atPath: bundle.path("Settings.xcstrings"),
+                                        pointingTo: "..data/Settings.xcstrings")
+        let session = try WatchSession(bundle)
+        #expect(Self.languages(of: "Settings.xcstrings", in: session.initial)?["de"]?["Settings"] == "Eins")
+
+        let start = session.log.count
+        try FileSystem.makeSymbolicLink(atPath: bundle.path("..data_tmp"), pointingTo: "..2026_02")
+        try FileSystem.rename(bundle.path("..data_tmp"), to: bundle.path("..data"))
+        try session.log.waitForBatch(from: start, "the swapped catalog") {
+            Self.languages(of: "Settings.xcstrings", in: $0)?["de"]?["Settings"] == "Zwei"
+        }
     }
 }
