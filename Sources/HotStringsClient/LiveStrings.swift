@@ -100,7 +100,7 @@ public final class LiveStrings: Sendable {
         if let rule = core.read({ $0.rule(forKey: key, table: table) }) {
             var formatter = formatter
             formatter.width = width
-            if let text = try? formatter.format(rule.entry, language: rule.language,
+            if let text = try? formatter.format(rule.entry, pluralRules: rule.pluralRules,
                                                 arguments: arguments.map(FormatArgument.init)) {
                 return text
             }

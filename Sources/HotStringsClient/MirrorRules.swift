@@ -8,6 +8,8 @@ struct ResolvedRule: Sendable, Equatable {
     var entry: StringsdictEntry
     /// The canonical language of the table that had the key.
     var language: String
+    /// That language's cardinal plural rules, matched once when the view is built rather than on every format.
+    var pluralRules: PluralRuleSet
 }
 
 extension MirrorEngine {
@@ -31,14 +33,18 @@ extension MirrorEngine {
         guard !rules.isEmpty else { return [:] }
         let rank = Dictionary(chain.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var resolved: [String: [String: ResolvedRule]] = [:]
+        var pluralRules: [String: PluralRuleSet] = [:]
         for (id, entries) in rules {
             guard let position = rank[id.language] else { continue }
+            let languageRules = pluralRules[id.language] ?? PluralRuleSet(language: id.language)
+            pluralRules[id.language] = languageRules
             for (key, entry) in entries {
                 let earlier = chain[..<position].contains { language in
                     tables[LocalizedTable(language: language, table: id.table)]?[key] != nil
                 }
                 guard !earlier else { continue }
-                resolved[id.table, default: [:]][key] = ResolvedRule(entry: entry, language: id.language)
+                resolved[id.table, default: [:]][key] = ResolvedRule(entry: entry, language: id.language,
+                                                                        pluralRules: languageRules)
             }
         }
         return resolved

@@ -22,15 +22,13 @@ public enum PluralRuleType: String, Sendable, Hashable, CaseIterable {
 /// anything else, including `Base` and the empty tag, uses the root rules, where every number is `other`.
 public enum PluralRules {
     /// The category of `operands` in `language` under the `type` rules.
+    ///
+    /// Matches `language` to its CLDR locale on every call; to categorize many numbers in one language,
+    /// resolve the rules once with `PluralRuleSet(language:type:)`.
     public static func category(
         for operands: PluralOperands, language: String, type: PluralRuleType = .cardinal
     ) -> PluralCategory {
-        switch type {
-        case .cardinal:
-            cardinalCategory(ruleSet: ruleSet(for: language, in: cardinalRuleSets), operands)
-        case .ordinal:
-            ordinalCategory(ruleSet: ruleSet(for: language, in: ordinalRuleSets), operands)
-        }
+        PluralRuleSet(language: language, type: type).category(for: operands)
     }
 
     /// The category of an integer in `language`.
@@ -56,7 +54,7 @@ public enum PluralRules {
 
     private static let legacyCodes = ["iw": "he", "in": "id", "ji": "yi"]
 
-    private static func ruleSet(for language: String, in sets: [String: Int]) -> Int {
+    fileprivate static func ruleSet(for language: String, in sets: [String: Int]) -> Int {
         sets[matchingLocale(for: language, in: sets) ?? "und"] ?? 0
     }
 
@@ -79,5 +77,32 @@ public enum PluralRules {
             if subtag.count == 4 { return subtag.prefix(1).uppercased() + subtag.dropFirst() }
             return subtag
         }.joined(separator: "-")
+    }
+}
+
+/// One language's plural rules of one type, matched to their CLDR locale once (see `PluralRules` for how a
+/// language tag is matched), so that categorizing a number costs no string work: what a formatter keeps for
+/// a table's language.
+public struct PluralRuleSet: Sendable, Hashable {
+    /// Counting or ranking rules.
+    public let type: PluralRuleType
+    /// The index of the generated rule set.
+    private let index: Int
+
+    /// The `type` rules of `language` (the root rules, where every number is `other`, for an unknown one).
+    public init(language: String, type: PluralRuleType = .cardinal) {
+        self.type = type
+        switch type {
+        case .cardinal: index = PluralRules.ruleSet(for: language, in: PluralRules.cardinalRuleSets)
+        case .ordinal: index = PluralRules.ruleSet(for: language, in: PluralRules.ordinalRuleSets)
+        }
+    }
+
+    /// The category of `operands`.
+    public func category(for operands: PluralOperands) -> PluralCategory {
+        switch type {
+        case .cardinal: PluralRules.cardinalCategory(ruleSet: index, operands)
+        case .ordinal: PluralRules.ordinalCategory(ruleSet: index, operands)
+        }
     }
 }

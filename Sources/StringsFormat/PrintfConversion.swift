@@ -17,14 +17,14 @@ enum PrintfConversion {
             zeroPadAllowed = false
         case "d", "i":
             let value = argument.integerValue
-            sign = value < 0 ? "-" : spec.flags.contains("+") ? "+" : spec.flags.contains(" ") ? " " : ""
+            sign = value < 0 ? "-" : spec.flags.contains(.plus) ? "+" : spec.flags.contains(.space) ? " " : ""
             body = integerDigits(String(value.magnitude), spec)
             zeroPadAllowed = spec.precision == nil
         case "u", "o", "x", "X":
             let value = UInt64(bitPattern: argument.integerValue)
             let radix = spec.conversion == "o" ? 8 : spec.conversion == "u" ? 10 : 16
             body = integerDigits(String(value, radix: radix, uppercase: spec.conversion == "X"), spec)
-            if spec.flags.contains("#"), value != 0 {
+            if spec.flags.contains(.alternate), value != 0 {
                 if spec.conversion == "x" { sign = "0x" }
                 if spec.conversion == "X" { sign = "0X" }
                 if spec.conversion == "o", !body.hasPrefix("0") { body = "0" + body }
@@ -32,8 +32,8 @@ enum PrintfConversion {
             zeroPadAllowed = spec.precision == nil
         default:
             let value = double(argument)
-            sign = value.sign == .minus && !value.isNaN ? "-" : spec.flags.contains("+") ? "+"
-                : spec.flags.contains(" ") ? " " : ""
+            sign = value.sign == .minus && !value.isNaN ? "-" : spec.flags.contains(.plus) ? "+"
+                : spec.flags.contains(.space) ? " " : ""
             body = floating(value, spec)
             zeroPadAllowed = value.isFinite
         }
@@ -69,7 +69,7 @@ enum PrintfConversion {
         if value.isNaN { return uppercase ? "NAN" : "nan" }
         if value.isInfinite { return uppercase ? "INF" : "inf" }
         let precision = spec.precision ?? 6
-        let alternate = spec.flags.contains("#")
+        let alternate = spec.flags.contains(.alternate)
         switch spec.conversion {
         case "f", "F":
             let text = DecimalDigits.fixed(value, precision: precision)
@@ -117,10 +117,10 @@ enum PrintfConversion {
         let length = sign.unicodeScalars.count + body.unicodeScalars.count
         guard width > length else { return sign + body }
         let fill = width - length
-        if spec.flags.contains("-") || (spec.width ?? 0) < 0 {
+        if spec.flags.contains(.leftAlign) || (spec.width ?? 0) < 0 {
             return sign + body + String(repeating: " ", count: fill)
         }
-        if spec.flags.contains("0"), zeroPadAllowed {
+        if spec.flags.contains(.zero), zeroPadAllowed {
             return sign + String(repeating: "0", count: fill) + body
         }
         return String(repeating: " ", count: fill) + sign + body

@@ -1,128 +1,189 @@
+/// What `PrintfFormatter` puts in place of a `%#@name@` variable.
+protocol PrintfVariables {
+    /// Whether `%#@name@` is a variable at all (false outside a stringsdict entry, where it is an error).
+    var hasVariables: Bool { get }
+    /// The text to format in place of the variable `name`, given the variable's argument.
+    func text(ofVariable name: String, for argument: FormatArgument) throws(FormatError) -> String
+}
+
+/// No variables: a plain format string.
+struct NoPrintfVariables: PrintfVariables {
+    var hasVariables: Bool { false }
+    func text(ofVariable name: String, for argument: FormatArgument) throws(FormatError) -> String {
+        throw FormatError("variable '%#@\(name)@' outside a stringsdict entry")  // not called: no variables
+    }
+}
+
 /// A printf-style formatter for the specifiers Apple strings use, matching `String(format:)`.
 ///
 /// Supported: `%%`, `%@`, `%s`, `%c`, `%d %i %u %o %x %X`, `%f %F %e %E %g %G`, with positions (`%2$@`),
 /// flags (`-+ 0#`), widths and precisions (digits or `*`), and length modifiers (`hh h l ll q L z t j`, which
-/// do not change the result for these arguments). `%#@name@` is a stringsdict variable, handed to `variable`.
+/// do not change the result for these arguments). `%#@name@` is a stringsdict variable, handed to `variables`.
 /// A specifier without an argument, or an unknown conversion, is a `FormatError` naming it.
-struct PrintfFormatter {
-    /// Resolves `%#@name@` given the variable's argument: returns the text to format in its place.
-    typealias VariableResolver = (_ name: String, _ argument: FormatArgument) throws(FormatError) -> String
-
+///
+/// It reads the format's UTF-8 bytes in place and writes UTF-8 bytes: text between specifiers is copied as
+/// one run, and `%d` and `%@` without flags, width or precision (nearly all of Apple strings' specifiers)
+/// are written straight into the output.
+struct PrintfFormatter<Variables: PrintfVariables> {
     let arguments: [FormatArgument]
-    let variable: VariableResolver?
+    let variables: Variables
     private var cursor = 0
     private var depth = 0
+    private var output: [UInt8] = []
 
-    init(arguments: [FormatArgument], variable: VariableResolver? = nil) {
+    init(arguments: [FormatArgument], variables: Variables) {
         self.arguments = arguments
-        self.variable = variable
+        self.variables = variables
     }
 
     /// Formats `format`, consuming arguments in order (or by position).
     mutating func format(_ text: String) throws(FormatError) -> String {
-        try format(Array(text.unicodeScalars)[...], ownArgument: nil)
+        output.reserveCapacity(text.utf8.count + 32)
+        try append(text, ownArgument: nil)
+        return String(decoding: output, as: UTF8.self)
     }
 
-    /// `ownArgument`: inside a variable's text, the argument that unpositioned ordinary specifiers refer to.
-    private mutating func format(_ scalars: ArraySlice<Unicode.Scalar>, ownArgument: Int?) throws(FormatError)
-        -> String
-    {
-        var output = ""
-        var index = scalars.startIndex
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            guard scalar == "%" else {
-                output.unicodeScalars.append(scalar)
-                index += 1
-                continue
+    /// Formats `text` onto the output; `ownArgument`: inside a variable's text, the argument that unpositioned
+    /// ordinary specifiers refer to.
+    private mutating func append(_ text: String, ownArgument: Int?) throws(FormatError) {
+        var text = text
+        // `withUTF8` rethrows untyped errors: the typed one travels in a `Result`.
+        let result: Result<Void, FormatError> = text.withUTF8 { bytes in
+            do throws(FormatError) {
+                return .success(try append(bytes, ownArgument: ownArgument))
+            } catch {
+                return .failure(error)
             }
-            var spec = Spec()
+        }
+        try result.get()
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, ownArgument: Int?) throws(FormatError) {
+        let end = bytes.count
+        var index = 0
+        while index < end {
+            let runStart = index
+            while index < end, bytes[index] != UInt8(ascii: "%") { index += 1 }
+            if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            guard index < end else { return }
             let start = index
             index += 1
+            var spec = Spec()
             // Position: digits followed by `$`.
             var lookahead = index
             var number = 0
-            while lookahead < scalars.endIndex, let digit = asciiDigit(scalars[lookahead]) {
-                number = number * 10 + digit
+            while lookahead < end, let digit = asciiDigit(bytes[lookahead]) {
+                number = min(number * 10 + digit, 1_000_000)
                 lookahead += 1
             }
-            if lookahead > index, lookahead < scalars.endIndex, scalars[lookahead] == "$", number > 0 {
+            if lookahead > index, lookahead < end, bytes[lookahead] == UInt8(ascii: "$"), number > 0 {
                 spec.position = number
                 index = lookahead + 1
             }
-            while index < scalars.endIndex, "-+ 0#'".unicodeScalars.contains(scalars[index]) {
-                spec.flags.insert(scalars[index])
+            while index < end, let flag = PrintfFlags(byte: bytes[index]) {
+                spec.flags.insert(flag)
                 index += 1
             }
-            if index < scalars.endIndex, scalars[index] == "@", spec.flags.contains("#") {
+            if index < end, bytes[index] == UInt8(ascii: "@"), spec.flags.contains(.alternate) {
                 // `%#@name@`: a stringsdict variable.
-                guard let end = scalars[(index + 1)...].firstIndex(of: "@") else {
-                    throw FormatError("unterminated variable '\(String(String.UnicodeScalarView(scalars[start...])))'")
+                guard let close = (index + 1..<end).first(where: { bytes[$0] == UInt8(ascii: "@") }) else {
+                    throw FormatError("unterminated variable '\(Self.text(bytes, start..<end))'")
                 }
-                let name = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
-                index = end + 1
-                output += try expandVariable(name, position: spec.position)
+                let name = Self.text(bytes, (index + 1)..<close)
+                index = close + 1
+                try expandVariable(name, position: spec.position)
                 continue
             }
-            spec.width = try readCount(scalars, &index, ownArgument: ownArgument)
-            if index < scalars.endIndex, scalars[index] == "." {
+            spec.width = try readCount(bytes, &index, ownArgument: ownArgument)
+            if index < end, bytes[index] == UInt8(ascii: ".") {
                 index += 1
-                spec.precision = try readCount(scalars, &index, ownArgument: ownArgument) ?? 0
+                spec.precision = try readCount(bytes, &index, ownArgument: ownArgument) ?? 0
             }
-            while index < scalars.endIndex, "hlqLztj".unicodeScalars.contains(scalars[index]) { index += 1 }
-            guard index < scalars.endIndex else {
-                throw FormatError("incomplete specifier '\(String(String.UnicodeScalarView(scalars[start...])))'")
-            }
-            spec.conversion = scalars[index]
+            while index < end, Self.isLengthModifier(bytes[index]) { index += 1 }
+            guard index < end else { throw FormatError("incomplete specifier '\(Self.text(bytes, start..<end))'") }
+            let conversion = bytes[index]
             index += 1
-            if spec.conversion == "%" {
-                output += "%"
+            if conversion == UInt8(ascii: "%") {
+                output.append(UInt8(ascii: "%"))
                 continue
             }
-            let text = String(String.UnicodeScalarView(scalars[start..<index]))
-            guard "@sScdiuoxXfFeEgGaA".unicodeScalars.contains(spec.conversion) else {
-                throw FormatError("unsupported format specifier '\(text)'")
+            guard conversion < 0x80, Self.isConversion(conversion) else {
+                // The whole scalar, for the message.
+                while index < end, bytes[index] & 0xC0 == 0x80 { index += 1 }
+                throw FormatError("unsupported format specifier '\(Self.text(bytes, start..<index))'")
             }
-            let argument = try takeArgument(position: spec.position, ownArgument: ownArgument, specifier: text)
-            output += PrintfConversion.convert(argument, spec)
+            spec.conversion = Unicode.Scalar(conversion)
+            let argumentIndex = try argumentIndex(position: spec.position, ownArgument: ownArgument) {
+                Self.text(bytes, start..<index)
+            }
+            appendConversion(arguments[argumentIndex], spec)
         }
-        return output
     }
 
-    private mutating func expandVariable(_ name: String, position: Int?) throws(FormatError) -> String {
-        guard let variable else { throw FormatError("variable '%#@\(name)@' outside a stringsdict entry") }
+    /// Writes one conversion: the plain `%d` and `%@` directly, the others through `PrintfConversion`.
+    private mutating func appendConversion(_ argument: FormatArgument, _ spec: Spec) {
+        if spec.flags.isEmpty, spec.width == nil, spec.precision == nil {
+            switch (spec.conversion, argument) {
+            case ("d", .int(let value)), ("i", .int(let value)), ("@", .int(let value)):
+                appendDecimal(value)
+                return
+            case ("@", .string(let text)):
+                output.append(contentsOf: text.utf8)
+                return
+            default:
+                break
+            }
+        }
+        output.append(contentsOf: PrintfConversion.convert(argument, spec).utf8)
+    }
+
+    private mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digitCount = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digitCount += 1
+        }
+        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digitCount))
+        var position = output.count - 1
+        repeat {
+            output[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            position -= 1
+        } while magnitude > 0
+    }
+
+    private mutating func expandVariable(_ name: String, position: Int?) throws(FormatError) {
+        guard variables.hasVariables else { throw FormatError("variable '%#@\(name)@' outside a stringsdict entry") }
         guard depth < 16 else { throw FormatError("variable '\(name)' nests more than 16 deep (does it refer to itself?)") }
-        let argumentIndex = try argumentIndex(position: position, ownArgument: nil, specifier: "%#@\(name)@")
-        let text = try variable(name, arguments[argumentIndex])
+        let argumentIndex = try argumentIndex(position: position, ownArgument: nil) { "%#@\(name)@" }
+        let text = try variables.text(ofVariable: name, for: arguments[argumentIndex])
         depth += 1
         defer { depth -= 1 }
-        return try format(Array(text.unicodeScalars)[...], ownArgument: argumentIndex)
+        try append(text, ownArgument: argumentIndex)
     }
 
-    private mutating func readCount(_ scalars: ArraySlice<Unicode.Scalar>, _ index: inout Int, ownArgument: Int?)
+    private mutating func readCount(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, ownArgument: Int?)
         throws(FormatError) -> Int?
     {
-        if index < scalars.endIndex, scalars[index] == "*" {
+        if index < bytes.count, bytes[index] == UInt8(ascii: "*") {
             index += 1
-            let argument = try takeArgument(position: nil, ownArgument: nil, specifier: "*")
+            let argument = arguments[try argumentIndex(position: nil, ownArgument: nil) { "*" }]
             return Int(truncatingIfNeeded: argument.integerValue)
         }
         var value: Int?
-        while index < scalars.endIndex, let digit = asciiDigit(scalars[index]) {
+        while index < bytes.count, let digit = asciiDigit(bytes[index]) {
             value = min((value ?? 0) * 10 + digit, 1_000_000)
             index += 1
         }
         return value
     }
 
-    private mutating func takeArgument(position: Int?, ownArgument: Int?, specifier: String) throws(FormatError)
-        -> FormatArgument
-    {
-        arguments[try argumentIndex(position: position, ownArgument: ownArgument, specifier: specifier)]
-    }
-
-    private mutating func argumentIndex(position: Int?, ownArgument: Int?, specifier: String) throws(FormatError)
-        -> Int
+    /// The index of the argument a specifier takes; `specifier` names it in the error when there is none.
+    private mutating func argumentIndex(position: Int?, ownArgument: Int?, specifier: () -> String)
+        throws(FormatError) -> Int
     {
         let index: Int
         if let position {
@@ -134,10 +195,48 @@ struct PrintfFormatter {
             cursor += 1
         }
         guard index < arguments.count else {
-            throw FormatError("'\(specifier)' needs argument \(index + 1), but only \(arguments.count) were given")
+            throw FormatError("'\(specifier())' needs argument \(index + 1), but only \(arguments.count) were given")
         }
         return index
     }
+
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    private static func isLengthModifier(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "h"), UInt8(ascii: "l"), UInt8(ascii: "q"), UInt8(ascii: "L"), UInt8(ascii: "z"),
+             UInt8(ascii: "t"), UInt8(ascii: "j"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func isConversion(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "@"), UInt8(ascii: "s"), UInt8(ascii: "S"), UInt8(ascii: "c"), UInt8(ascii: "C"),
+             UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "o"), UInt8(ascii: "x"),
+             UInt8(ascii: "X"), UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "e"), UInt8(ascii: "E"),
+             UInt8(ascii: "g"), UInt8(ascii: "G"), UInt8(ascii: "a"), UInt8(ascii: "A"):
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension PrintfFormatter where Variables == NoPrintfVariables {
+    /// A formatter of a plain format string.
+    init(arguments: [FormatArgument]) {
+        self.init(arguments: arguments, variables: NoPrintfVariables())
+    }
+}
+
+/// The value of an ASCII digit, or `nil`.
+func asciiDigit(_ byte: UInt8) -> Int? {
+    byte >= 0x30 && byte <= 0x39 ? Int(byte - 0x30) : nil
 }
 
 /// The value of an ASCII digit, or `nil`.
@@ -145,10 +244,38 @@ func asciiDigit(_ scalar: Unicode.Scalar) -> Int? {
     scalar.value >= 0x30 && scalar.value <= 0x39 ? Int(scalar.value - 0x30) : nil
 }
 
+/// The flags of a conversion specification: `-+ 0#'`.
+struct PrintfFlags: OptionSet {
+    let rawValue: UInt8
+    static let leftAlign = PrintfFlags(rawValue: 1)
+    static let plus = PrintfFlags(rawValue: 2)
+    static let space = PrintfFlags(rawValue: 4)
+    static let zero = PrintfFlags(rawValue: 8)
+    static let alternate = PrintfFlags(rawValue: 16)
+    static let grouping = PrintfFlags(rawValue: 32)
+
+    init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    /// The flag `byte` writes, or nil when it is no flag.
+    init?(byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "-"): self = .leftAlign
+        case UInt8(ascii: "+"): self = .plus
+        case UInt8(ascii: " "): self = .space
+        case UInt8(ascii: "0"): self = .zero
+        case UInt8(ascii: "#"): self = .alternate
+        case UInt8(ascii: "'"): self = .grouping
+        default: return nil
+        }
+    }
+}
+
 /// A parsed conversion specification.
 struct Spec {
     var position: Int?
-    var flags: Set<Unicode.Scalar> = []
+    var flags: PrintfFlags = []
     var width: Int?
     var precision: Int?
     var conversion: Unicode.Scalar = "%"

@@ -31,17 +31,22 @@ public struct StringsdictFormatter: Sendable {
     public func format(_ entry: StringsdictEntry, language: String, arguments: [FormatArgument])
         throws(FormatError) -> String
     {
+        try format(entry, pluralRules: PluralRuleSet(language: language), arguments: arguments)
+    }
+
+    /// Formats `entry` with `arguments` under `pluralRules` (the cardinal rules of the language the entry came
+    /// from, resolved once for all its lookups).
+    /// - Throws: `FormatError` naming an undefined variable, a missing form or argument, or a bad specifier.
+    public func format(_ entry: StringsdictEntry, pluralRules: PluralRuleSet, arguments: [FormatArgument])
+        throws(FormatError) -> String
+    {
         if !entry.devices.isEmpty {
             // Not empty, so there is a first device.
             let picked = entry.devices[device] ?? entry.devices["other"] ?? entry.devices.min { $0.key < $1.key }!.value
-            return try format(picked, language: language, arguments: arguments)
+            return try format(picked, pluralRules: pluralRules, arguments: arguments)
         }
-        var printf = PrintfFormatter(arguments: arguments) { (name, argument) throws(FormatError) in
-            guard let variable = entry.variables[name] else {
-                throw FormatError("variable '%#@\(name)@' is not defined in the entry")
-            }
-            return try self.text(of: variable, named: name, for: argument, language: language)
-        }
+        let variables = EntryVariables(formatter: self, entry: entry, pluralRules: pluralRules)
+        var printf = PrintfFormatter(arguments: arguments, variables: variables)
         return try printf.format(entry.format)
     }
 
@@ -51,8 +56,24 @@ public struct StringsdictFormatter: Sendable {
         return try printf.format(format)
     }
 
+    /// An entry's variables, for the printf engine.
+    private struct EntryVariables: PrintfVariables {
+        let formatter: StringsdictFormatter
+        let entry: StringsdictEntry
+        let pluralRules: PluralRuleSet
+
+        var hasVariables: Bool { true }
+
+        func text(ofVariable name: String, for argument: FormatArgument) throws(FormatError) -> String {
+            guard let variable = entry.variables[name] else {
+                throw FormatError("variable '%#@\(name)@' is not defined in the entry")
+            }
+            return try formatter.text(of: variable, named: name, for: argument, pluralRules: pluralRules)
+        }
+    }
+
     private func text(of variable: StringsdictEntry.Variable, named name: String, for argument: FormatArgument,
-                      language: String) throws(FormatError) -> String
+                      pluralRules: PluralRuleSet) throws(FormatError) -> String
     {
         switch variable {
         case .plural(_, let forms):
@@ -60,7 +81,7 @@ public struct StringsdictFormatter: Sendable {
                 throw FormatError("variable '\(name)' needs a number, not '\(argument)'")
             }
             if let zero = forms[.zero], operands.isInteger, operands.i == 0 { return zero }
-            let category = PluralRules.category(for: operands, language: language)
+            let category = pluralRules.category(for: operands)
             guard let text = forms[category] ?? forms[.other] else {
                 throw FormatError("variable '\(name)' has neither a '\(category.rawValue)' nor an 'other' form")
             }

@@ -33,17 +33,26 @@ import Testing
         ("%*d|%-*d|%.*f", [.int(6), .int(42), .int(4), .int(7), .int(2), .double(1.23456)]),
         ("%c%c", [.int(72), .int(105)]), ("%hhd %hd %qd %zd", [.int(1), .int(2), .int(3), .int(4)]),
         ("%1$d %1$d %2$@", [.int(9), .string("x")]), ("ünïcødé %d ✓", [.int(1)]),
+        ("%ld|%i|%d|%d", [.int(Int64.min), .int(0), .uint(UInt64.max), .int(-7)]),
     ])
     func plainSpecifiersMatchFoundation(format: String, arguments: [FormatArgument]) throws {
         let ours = try StringsdictFormatter.format(format, arguments: arguments)
         #expect(ours == Self.foundationFormat(format, arguments))
     }
 
+    /// A number for `%@` (which crashes `String(format:)`: it wants an object) prints as its description.
+    @Test func numbersForObjectSpecifiersPrintTheirDescription() throws {
+        let arguments: [FormatArgument] = [.int(Int64.min), .int(-7), .uint(5), .double(1.5)]
+        #expect(try StringsdictFormatter.format("%@|%@|%@|%@", arguments: arguments)
+            == "-9223372036854775808|-7|5|1.5")
+    }
+
     @Test(arguments: [
         ("%d and %d", [FormatArgument.int(1)], "'%d' needs argument 2, but only 1 were given"),
         ("%3$@", [.string("a")], "'%3$@' needs argument 3"), ("%k", [.int(1)], "unsupported format specifier '%k'"),
         ("50%", [], "incomplete specifier '%'"), ("%#@x", [.int(1)], "unterminated variable"),
-        ("%#@x@", [.int(1)], "outside a stringsdict entry"),
+        ("%#@x@", [.int(1)], "outside a stringsdict entry"), ("%é", [.int(1)], "unsupported format specifier '%é'"),
+        ("%99999999999999999999$d", [.int(1)], "needs argument 1000000"),
     ])
     func badFormatsAreErrorsNamingTheSpecifier(format: String, arguments: [FormatArgument], reason: String) {
         #expect {
