@@ -31,8 +31,9 @@ extension WatchLoop {
     }
 
     /// Resolves every language folder of the root again: re-watches and re-reads the ones that lead to another
-    /// directory now, drops the ones that lead nowhere (the new release lacks the language), and keeps the ones
-    /// reached through a link whose target does not exist (reported once, naming the link).
+    /// directory now, drops the ones that lead nowhere (the new release lacks the language; their removal is in
+    /// the same batch as the rest of the swap), and keeps the ones reached through a link whose target does not
+    /// exist (reported once, naming the link).
     func reresolveFolders(at now: ContinuousClock.Instant) {
         let entries = (try? FileSystem.listDirectory(atPath: root)) ?? []
         let broken = brokenLinks(among: entries)
@@ -58,8 +59,16 @@ extension WatchLoop {
                 }
                 rescanFolder(entry.name, language: language, noting: .finished, at: now)
             } else if folderWatches[entry.name] != nil, !broken.all.contains(entry.name) {
-                removeFolder(entry.name, at: now)
+                // The swap made it lead nowhere: its tables are gone for sure, not an editor's delete-and-recreate
+                // to wait out, so their removal is read in the swap's batch (one reload for the whole release).
+                removeFolder(entry.name, noting: .finished, at: now)
             }
+        }
+        // A watched folder whose entry is gone altogether: the install unlinks a dropped language right after the
+        // swap, and by the time the swap's events are handled the link may be gone already.
+        let listed = Set(entries.map(\.name))
+        for folder in folderWatches.keys.sorted() where !listed.contains(folder) {
+            removeFolder(folder, noting: .finished, at: now)
         }
     }
 

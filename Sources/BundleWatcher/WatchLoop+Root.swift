@@ -20,6 +20,7 @@ extension WatchLoop {
         folderWatches = [:]
         folderTargets = [:]
         folderLanguages = [:]
+        removalsNoted = []
         relinkDue = nil
         settler.reset()
         pendingRescan = .rootRemoved

@@ -52,6 +52,8 @@ final class WatchLoop {
     var nonLanguageFolders: Set<String> = []
     /// Files last read while a writer had them open, with when that wait began (see `heldQuietTime`).
     var awaitingWriter: [TableFile: ContinuousClock.Instant] = [:]
+    /// Folders no longer watched whose tables were noted as gone when the watch was dropped (see `removeFolder`).
+    var removalsNoted: Set<String> = []
     var rootIsPresent = true
     var pendingProblems: [FileProblem] = []
     var pendingRescan: ResyncReason?
@@ -244,6 +246,7 @@ final class WatchLoop {
     private func scan(cause: ResyncReason?) -> ChangeBatch {
         var batch = ChangeBatch(isFullScan: true, resync: cause, problems: pendingProblems)
         settler.reset()
+        removalsNoted = []
         pendingProblems = []
         if !watches.values.contains(where: { if case .root = $0 { true } else { false } }) {
             do {
@@ -359,14 +362,26 @@ final class WatchLoop {
         }
     }
 
-    func removeFolder(_ folder: String, at now: ContinuousClock.Instant) {
+    /// Stops watching `folder` and notes its known tables as `change`: `.removed` (due once they have stayed gone
+    /// for the settle time) when the folder itself went away, `.finished` (read in the current batch) when a swap
+    /// made its path lead nowhere.
+    ///
+    /// Once per dropped watch: the over-the-air install unlinks a dropped language right after the swap, and that
+    /// unlink's event, often handled while the swap's batch is being read, must not note the tables again (a
+    /// note during the read discards what it read, and the removal would settle into a second reload).
+    func removeFolder(
+        _ folder: String, noting change: Settler<SettleKey>.Change = .removed, at now: ContinuousClock.Instant
+    ) {
+        nonLanguageFolders.remove(folder)
         if let watch = folderWatches[folder] {
             inotify.removeWatch(watch)
             forget(watch: watch)
+        } else if removalsNoted.contains(folder) {
+            return
         }
-        nonLanguageFolders.remove(folder)
+        removalsNoted.insert(folder)
         for file in known where file.folder == folder {
-            settler.note(.removed, to: file.key, at: now)
+            settler.note(change, to: file.key, at: now)
         }
     }
 
@@ -378,6 +393,7 @@ final class WatchLoop {
             let watch = try inotify.addWatch(root + "/" + folder, mask: Self.folderMask)
             watches[watch] = .folder(folder)
             folderWatches[folder] = watch
+            removalsNoted.remove(folder)
             folderTargets[folder] = target
             folderLanguages[folder] = language
             return nil

@@ -14,7 +14,8 @@ import Testing
         let bundle: TestBundle
         let session: WatchSession
 
-        init(releases: [String: [String: [String: String]]], current: String) throws {
+        init(releases: [String: [String: [String: String]]], current: String,
+             settleTime: Duration = .milliseconds(30)) throws {
             var files: [String: String] = ["fr.lproj/Localizable.strings": stringsText(["greeting": "Bonjour"])]
             for (release, tables) in releases {
                 for (path, entries) in tables { files["\(release)/\(path)"] = stringsText(entries) }
@@ -26,7 +27,7 @@ import Testing
                     atPath: bundle.path("\(language).lproj"), pointingTo: "..data/\(language).lproj"
                 )
             }
-            session = try WatchSession(bundle)
+            session = try WatchSession(bundle, settleTime: settleTime)
         }
 
         /// Points `..data` at `release` atomically: a new link beside it, renamed over it (`mv -T`).
@@ -118,8 +119,9 @@ import Testing
         let release = try ReleaseBundle(releases: ["rel1": Self.first, "rel2": onlyEnglish], current: "rel1")
         let start = release.session.log.count
         try release.swap(to: "rel2")
-        try release.session.waitFor("de.lproj/Localizable.strings", .removed, from: start)
-        // The new text comes in the swap's batch; the removal once the folder has stayed gone for the settle time.
+        let index = try release.session.waitFor("de.lproj/Localizable.strings", .removed, from: start)
+        // The removal comes in the swap's batch, with the new text: the swap is one reload.
+        #expect(release.session.log.all[index].seen["en.lproj/Localizable.strings"] == .parsed(["greeting": "Hi"]))
         #expect(try release.changes(since: start).sorted { $0.path < $1.path } == [
             SeenChange("de.lproj/Localizable.strings", .removed),
             SeenChange("en.lproj/Localizable.strings", .parsed(["greeting": "Hi"])),
@@ -128,6 +130,37 @@ import Testing
         let back = release.session.log.count
         try release.swap(to: "rel1")
         try release.session.waitFor("de.lproj/Localizable.strings", .parsed(["greeting": "Hallo"]), from: back)
+    }
+
+    /// The over-the-air install's order for a release that adds `it` and drops `de`: the `it.lproj` link made
+    /// first (leading nowhere yet), the `..data` swap, then the `de.lproj` link removed. One batch holds all of it,
+    /// whatever the settle time: a folder that a swap made lead nowhere is gone for sure, not an editor's
+    /// delete-and-recreate to wait out, and the unlink that follows must not put its removal off.
+    @Test func anInstallThatAddsAndDropsALanguageIsOneBatch() throws {
+        let next = [
+            "en.lproj/Localizable.strings": ["greeting": "Hi"],
+            "it.lproj/Localizable.strings": ["greeting": "Ciao"],
+        ]
+        // A settle time far longer than the batch window: a removal left to settle would come in a batch of its own.
+        let release = try ReleaseBundle(releases: ["rel1": Self.first, "rel2": next], current: "rel1",
+                                        settleTime: .seconds(1))
+        let log = release.session.log
+        let start = log.count
+        try FileSystem.makeSymbolicLink(atPath: release.bundle.path("it.lproj"), pointingTo: "..data/it.lproj")
+        try release.swap(to: "rel2")
+        try FileSystem.removeFile(atPath: release.bundle.path("de.lproj"))
+        let index = try release.session.waitFor("it.lproj/Localizable.strings", .parsed(["greeting": "Ciao"]),
+                                                from: start)
+        #expect(log.all[index].seen == [
+            "de.lproj/Localizable.strings": .removed,
+            "en.lproj/Localizable.strings": .parsed(["greeting": "Hi"]),
+            "it.lproj/Localizable.strings": .parsed(["greeting": "Ciao"]),
+        ], "the whole release in the swap's batch")
+        #expect(try release.changes(since: start).sorted { $0.path < $1.path } == [
+            SeenChange("de.lproj/Localizable.strings", .removed),
+            SeenChange("en.lproj/Localizable.strings", .parsed(["greeting": "Hi"])),
+            SeenChange("it.lproj/Localizable.strings", .parsed(["greeting": "Ciao"])),
+        ], "and nothing after it")
     }
 
     @Test func aSwapToATargetNotThereYetKeepsTheTablesAndRecoversWhenItAppears() throws {
