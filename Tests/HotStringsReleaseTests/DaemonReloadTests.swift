@@ -12,8 +12,14 @@ import Testing
         try FileSystem.makeDirectory(atPath: fixture.output)
         let nginx = try NginxOrigin(root: fixture.output)
         try fixture.publish()
-        let puller = Puller(bundle: fixture.target, options: try fixture.options(nginx.url))
-        _ = try puller.pull()
+        // Pulled by `hotstrings pull`, as a timer would run it: a pull in this process would write the release
+        // while other tests spawn children, which hold the files' descriptors until their exec; closing them then
+        // makes the watcher read a file once more, possibly in a batch after the swap's.
+        func pull() throws {
+            let run = try HotstringsProcess.run(["pull", nginx.url, fixture.target])
+            #expect(run.code == 0, "\(run.stdout) \(run.stderr)")
+        }
+        try pull()
         let socket = fixture.sandbox.root + "/pulled.sock"
         let daemon = try Daemon(bundle: fixture.target, socket: socket,
                                 stateDirectory: fixture.sandbox.root + "/pulled-state")
@@ -24,7 +30,7 @@ import Testing
 
         // A release that changes a value: one reload, the new value served.
         try fixture.publishChange("eins")
-        _ = try puller.pull()
+        try pull()
         try waitUntil("the first release's reload", timeout: .seconds(10)) { reloads() >= 1 }
         let get = try HotstringsProcess.run(["get", "greeting", "--language", "de", "--socket", socket])
         #expect(get.stdout.contains("Hallo eins"), "\(get.stdout) \(get.stderr)")
@@ -36,7 +42,7 @@ import Testing
         try FileSystem.removeRecursively(atPath: fixture.source + "/zh-Hans.lproj")
         try fixture.sandbox.write("\"greeting\" = \"Ciao\";\n", to: "it.lproj/Localizable.strings")
         try fixture.publish()
-        _ = try puller.pull()
+        try pull()
         try waitUntil("the second release's reload", timeout: .seconds(10)) { reloads() >= 2 }
         let italian = try HotstringsProcess.run(["get", "greeting", "--language", "it", "--socket", socket])
         #expect(italian.stdout.contains("Ciao"), "\(italian.stdout) \(italian.stderr)")
