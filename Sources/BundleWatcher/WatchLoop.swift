@@ -219,6 +219,15 @@ final class WatchLoop {
                 return scanned
             }
         }
+        // Every event queued by now is handled before a batch is taken: a look at the disk while handling the last
+        // ones (a re-resolution stats the folders after listing the root) may have seen a release swap that events
+        // still queued belong to (the link of a language it adds). What they note joins the batch, whose window
+        // starts over from `now`.
+        do {
+            handle(try queuedEvents(), at: now)
+        } catch {
+            requestRescan(.overflow)
+        }
         if let due = relinkDue, due <= now {
             relinkDue = nil
             reresolveFolders(at: now)
