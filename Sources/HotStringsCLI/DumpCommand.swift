@@ -67,7 +67,7 @@ struct DumpCommand: Command {
         if isStringsdict {
             do throws(ParseError) {
                 _ = try StringsdictFile.parse(bytes)
-                io.stdout.write(DumpCommand.json(try XMLPropertyList.parse(bytes), level: 0) + "\n")
+                io.stdout.write(DumpCommand.json(try StringsdictFile.propertyList(bytes), level: 0) + "\n")
                 return ExitCode.success
             } catch {
                 io.stderr.write(error.formatted(file: DisplayText.escaped(name)) + "\n")

@@ -18,7 +18,7 @@ package enum ReleaseContent {
         } else if path.hasSuffix(".stringsdict") {
             let plist: PropertyListValue
             do throws(ParseError) {
-                plist = try XMLPropertyList.parse(bytes)
+                plist = try StringsdictFile.propertyList(bytes)
             } catch {
                 throw .invalidTable(FileProblem(file: path, error))
             }

@@ -41,6 +41,26 @@ enum BinaryPropertyList {
         return try reader.readStringsTable()
     }
 
+    /// Parses a binary property list into the structure `PropertyListSerialization` returns (a `.stringsdict`
+    /// compiled by Xcode, whose entries nest dictionaries).
+    ///
+    /// Dictionaries, arrays, strings (ASCII and UTF-16), integers up to 64 bits, reals, Booleans, dates and
+    /// data are read; UIDs, sets, null and 128-bit integers are errors, as is a dictionary key that is not a
+    /// string or appears twice. Objects may be shared (Apple's writer stores equal objects once): nesting is
+    /// capped at `XMLPropertyList.maximumDepth`, so a reference cycle is an error, and the objects a tree
+    /// expands to are capped at 16 per input byte, so shared objects cannot make the work grow faster than
+    /// the input.
+    /// - Throws: `ParseError` at line 1, column 1, with the offending byte offset in `byteOffset` and in the
+    ///   reason.
+    /// - Complexity: O(n) in the number of bytes, for any input.
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> PropertyListValue {
+        guard isBinaryPropertyList(bytes) else {
+            throw error("missing the 'bplist0' signature", at: 0)
+        }
+        var reader = ObjectReader(layout: try Layout(bytes))
+        return try reader.readTopObject()
+    }
+
     /// An error in binary property list `bytes` at `offset`.
     static func error(_ reason: String, at offset: Int) -> ParseError {
         ParseError("binary property list: \(reason) at byte offset \(offset)", line: 1, column: 1, byteOffset: offset)
@@ -86,7 +106,7 @@ enum BinaryPropertyList {
 ///
 /// After `init` succeeds, every offset table entry points into the object area
 /// `headerSize..<offsetTable`, so resolving a reference that is in range needs no further check.
-private struct Layout {
+struct Layout {
     let bytes: UnsafeRawBufferPointer
     let offsetSize: Int
     let referenceSize: Int
@@ -217,7 +237,7 @@ private struct Layout {
 }
 
 /// Walks the top dictionary, decoding each string object once.
-private struct ObjectReader {
+struct ObjectReader {
     let layout: Layout
     /// Decoded strings by object offset: a string shared by many keys is decoded once.
     private var strings: [Int: String] = [:]
@@ -225,13 +245,15 @@ private struct ObjectReader {
     /// of them together fit in the file; more means objects overlap, and decoding them would cost
     /// up to quadratic time and memory.
     private var budget: Int
+    /// Objects `readTopObject` may still visit (see `BinaryPropertyList.parse(_:)`).
+    var objectBudget = 0
 
     init(layout: Layout) {
         self.layout = layout
         self.budget = layout.offsetTable
     }
 
-    private enum Role {
+    enum Role {
         case key(Int)
         case value(key: String)
     }
@@ -265,8 +287,11 @@ private struct ObjectReader {
         return table
     }
 
-    private mutating func string(referencedAt position: Int, as role: Role) throws(ParseError) -> String {
-        let offset = try layout.offset(ofObjectReferencedAt: position)
+    mutating func string(referencedAt position: Int, as role: Role) throws(ParseError) -> String {
+        try string(at: try layout.offset(ofObjectReferencedAt: position), as: role)
+    }
+
+    mutating func string(at offset: Int, as role: Role) throws(ParseError) -> String {
         if let string = strings[offset] { return string }
         let marker = layout.bytes[offset]
         let isASCII = marker >> 4 == 0x5

@@ -32,14 +32,11 @@ public enum StringsdictFile {
     ///
     /// - Throws: `ParseError` with the line and column of the first problem: the XML's own, or for an entry that
     ///   is not well formed (no `NSStringLocalizedFormatKey`, an unknown rule type, a category that is not
-    ///   CLDR's) the place of the entry's `<key>`. A binary property list is an error naming its kind: Xcode
-    ///   compiles `.stringsdict` files to binary ones only in built products, and sources are XML.
+    ///   CLDR's) the place of the entry's `<key>`. A compiled binary property list (`bplist00`, what Xcode
+    ///   ships in built products) is read too; its errors are at line 1, column 1, with the byte offset.
     /// - Complexity: O(n) in the number of bytes.
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> StringsdictTable {
-        if bytes.starts(with: Array("bplist".utf8)) {
-            throw ParseError("a binary property list; only XML .stringsdict files are read", line: 1, column: 1)
-        }
-        let plist = try XMLPropertyList.parse(bytes)
+        let plist = try propertyList(bytes)
         guard let top = plist.dictionaryValue else {
             throw ParseError("the top object is \(plist.kind), not a dictionary of entries", line: 1, column: 1)
         }
@@ -54,6 +51,21 @@ public enum StringsdictFile {
             }
         }
         return StringsdictTable(entries)
+    }
+
+    /// The property list of a `.stringsdict` file, XML or binary.
+    /// - Throws: `ParseError` from the XML or the binary reader.
+    public static func propertyList(_ bytes: [UInt8]) throws(ParseError) -> PropertyListValue {
+        let binary: Result<PropertyListValue, ParseError>? = bytes.withUnsafeBytes { buffer in
+            guard BinaryPropertyList.isBinaryPropertyList(buffer) else { return nil }
+            do throws(ParseError) {
+                return .success(try BinaryPropertyList.parse(buffer))
+            } catch {
+                return .failure(error)
+            }
+        }
+        if let binary { return try binary.get() }
+        return try XMLPropertyList.parse(bytes)
     }
 
     /// Parses text given as a Swift string.

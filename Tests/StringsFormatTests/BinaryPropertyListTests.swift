@@ -4,7 +4,7 @@ import Testing
 @testable import StringsFormat
 
 /// Builds a binary property list by hand, so tests can write what Foundation never would.
-private struct PlistBuilder {
+struct PlistBuilder {
     var objects: [[UInt8]]
     var top: UInt64 = 0
     var offsetSize = 1
