@@ -189,6 +189,12 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         done.signal()
     }
 
+    /// Whether libcurl's message `text` is about TLS: its certificate checks ("SSL certificate problem: …", "SSL:
+    /// no alternative certificate subject name matches …") and handshake ("OpenSSL SSL_connect: …").
+    static func isTLSFailure(_ text: String) -> Bool {
+        text.hasPrefix("SSL") || text.contains("SSL_connect") || text.contains("TLS")
+    }
+
     private static func describe(_ error: any Error) -> String {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else { return nsError.localizedDescription }
@@ -199,6 +205,10 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         case NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
              NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid,
              NSURLErrorSecureConnectionFailed:
+            return "TLS verification failed: \(nsError.localizedDescription)"
+        case NSURLErrorUnknown where isTLSFailure(nsError.localizedDescription):
+            // corelibs-foundation reports libcurl's TLS failures (an untrusted certificate, a name that does not
+            // match) as an unknown error carrying curl's message: "SSL certificate problem: self-signed certificate".
             return "TLS verification failed: \(nsError.localizedDescription)"
         case NSURLErrorHTTPTooManyRedirects: return "too many redirects"
         default: return "\(nsError.localizedDescription) (URL error \(nsError.code))"

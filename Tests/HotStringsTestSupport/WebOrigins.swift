@@ -18,9 +18,10 @@ package final class NginxOrigin {
     private let prefix: String
     private var process: Process?
 
-    /// Starts nginx serving `root` on a free port of 127.0.0.1.
+    /// Starts nginx serving `root` on a free port of 127.0.0.1, over HTTPS with `tls` (its URL then starts with
+    /// `https://`).
     /// - Throws: `TimedOut` when nginx is not installed or does not start (with its error log).
-    package init(root: String) throws {
+    package init(root: String, tls: TestCertificate? = nil) throws {
         guard let executable = Self.executable else { throw TimedOut(description: "nginx is not installed") }
         self.root = root
         let prefix = try FileSystem.makeTemporaryDirectory(prefix: "hs-nginx-")
@@ -29,7 +30,7 @@ package final class NginxOrigin {
         var started: String?
         for _ in 0..<8 {
             let port = Int.random(in: 20_000..<60_000)
-            try Self.configuration(prefix: prefix, root: root, port: port)
+            try Self.configuration(prefix: prefix, root: root, port: port, tls: tls)
                 .write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
             let candidate = Process()
             candidate.executableURL = URL(fileURLWithPath: executable)
@@ -42,7 +43,7 @@ package final class NginxOrigin {
                 !candidate.isRunning || FileManager.default.fileExists(atPath: prefix + "/nginx.pid")
             }
             if candidate.isRunning {
-                started = "http://127.0.0.1:\(port)"
+                started = "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)"
                 process = candidate
                 break
             }
@@ -69,8 +70,12 @@ package final class NginxOrigin {
             .split(separator: "\n").map(String.init)
     }
 
-    private static func configuration(prefix: String, root: String, port: Int) -> String {
-        """
+    private static func configuration(prefix: String, root: String, port: Int, tls: TestCertificate?) -> String {
+        let listen = tls.map {
+            "listen 127.0.0.1:\(port) ssl;\n        ssl_certificate \($0.certificate);\n"
+                + "        ssl_certificate_key \($0.key);"
+        } ?? "listen 127.0.0.1:\(port);"
+        return """
         daemon off;
         master_process on;
         \(getuid() == 0 ? "user root root;  # workers read the test's private 0700 folders" : "")
@@ -87,7 +92,7 @@ package final class NginxOrigin {
             uwsgi_temp_path \(prefix)/tmp;
             scgi_temp_path \(prefix)/tmp;
             server {
-                listen 127.0.0.1:\(port);
+                \(listen)
                 root \(root);
                 location = /manifest.json { add_header Cache-Control "no-cache"; }
                 location /files/ { add_header Cache-Control "public, max-age=31536000, immutable"; }
@@ -240,4 +245,45 @@ package final class FaultOrigin {
     print(server.server_address[1], flush=True)
     server.serve_forever()
     """#
+}
+
+/// A self-signed certificate for `127.0.0.1` and `localhost` (P-256, valid for two days), made by `openssl` in a
+/// temporary folder removed on deinit: what an HTTPS origin with a private certificate presents.
+package final class TestCertificate {
+    /// Where `openssl` is looked for.
+    package static let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"]
+        .first(where: FileManager.default.isExecutableFile)
+
+    /// The certificate (PEM); also the CA a client must trust.
+    package let certificate: String
+    /// Its private key (PEM).
+    package let key: String
+    private let folder: String
+
+    /// Makes a new key and certificate.
+    /// - Throws: `TimedOut` when `openssl` is not installed or fails (with its output).
+    package init() throws {
+        guard let openssl = Self.openssl else { throw TimedOut(description: "openssl is not installed") }
+        folder = try FileSystem.makeTemporaryDirectory(prefix: "hs-tls-")
+        certificate = folder + "/certificate.pem"
+        key = folder + "/key.pem"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: openssl)
+        process.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            "-keyout", key, "-out", certificate,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TimedOut(description: "openssl failed:\n\(text)") }
+    }
+
+    deinit {
+        try? FileSystem.removeRecursively(atPath: folder)
+    }
 }
