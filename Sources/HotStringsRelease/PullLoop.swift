@@ -50,6 +50,8 @@ package struct PullReport: Sendable {
     /// Whether this is a failure with the same reason as the pull before: owners report a failure once, not once
     /// per retry, and then keep quiet until it changes or the origin recovers.
     package var isRepeatedFailure: Bool
+    /// Failed pulls in a row before this one: a success with some is a recovery.
+    package var failuresBefore: Int
 }
 
 /// A puller that keeps pulling, on a thread of its own (`hotstrings-pull`), on a `PullSchedule`: the daemon's
@@ -152,6 +154,7 @@ package final class PullLoop: Sendable {
             state.status.lastPull = now
             guard !state.isStopped else { return nil }
             var isRepeatedFailure = false
+            let failuresBefore = state.status.consecutiveFailures
             switch result {
             case .success(let outcome):
                 state.status.consecutiveFailures = 0
@@ -170,7 +173,9 @@ package final class PullLoop: Sendable {
             let delay = schedule.delay(afterFailures: state.status.consecutiveFailures,
                                        random: Double.random(in: 0..<1))
             state.status.nextPull = now.addingTimeInterval(Self.seconds(delay))
-            return (PullReport(result: result, status: state.status, isRepeatedFailure: isRepeatedFailure), delay)
+            let report = PullReport(result: result, status: state.status, isRepeatedFailure: isRepeatedFailure,
+                                    failuresBefore: failuresBefore)
+            return (report, delay)
         }
     }
 

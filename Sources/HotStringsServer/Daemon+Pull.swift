@@ -27,6 +27,9 @@ extension Daemon {
             let next = report.status.nextPull.map { String(format: "%.1f s", $0.timeIntervalSinceNow) } ?? "?"
             switch report.result {
             case .success(let outcome):
+                if report.failuresBefore > 0 {
+                    Log.info("pull: the origin works again after \(report.failuresBefore) failed pulls")
+                }
                 let traffic = "\(outcome.requests) requests, \(outcome.bytesFetched) bytes"
                 switch outcome.kind {
                 case .installed(let previous):

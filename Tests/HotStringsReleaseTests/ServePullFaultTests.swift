@@ -58,6 +58,7 @@ import Testing
         try daemon.waitForRelease(second)
         #expect(try daemon.germanGreeting().contains("kaputt"))
         try waitUntil("failures back to 0") { try daemon.pullStatus()["failures"] as? Int == 0 }
+        #expect(daemon.daemon.log.contains("pull: the origin works again after "), "\(daemon.daemon.log)")
         // A run of identical failures is one event (the first one), however many retries it took.
         #expect(subscriber.errorEvents.count == 1, "\(subscriber.errorEvents)")
         _ = subscriber.terminate()

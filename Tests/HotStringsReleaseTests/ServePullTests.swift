@@ -50,8 +50,17 @@ import Testing
             #expect(pull["state"] as? String == "pulling", "\(pull)")
         }
         let text = try HotstringsProcess.run(["status", "--socket", daemon.socket]).stdout
-        #expect(text.contains("release              \(second)") || text.contains("release  "), "\(text)")
-        #expect(text.contains("pull ") && text.contains("every 1 s") && text.contains("next pull"), "\(text)")
+        let rows = text.split(separator: "\n").map(String.init)
+        func row(_ label: String) -> String? { rows.first { $0.hasPrefix(label + "  ") } }
+        #expect(row("release")?.hasSuffix(" " + second) == true, "\(text)")
+        #expect(row("pull")?.hasSuffix(" " + nginx.url + "/manifest.json every 1 s") == true, "\(text)")
+        #expect(row("last pull")?.contains(" not modified") == true || row("next pull") == nil, "\(text)")
+        #expect(row("next pull") != nil && row("last success") != nil, "\(text)")
+        // The puller runs on a thread of its own, named for what it does.
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.daemon.pid)/task")) ?? []
+        let names = threads.compactMap { try? String(contentsOfFile: "/proc/\(daemon.daemon.pid)/task/\($0)/comm",
+                                                     encoding: .utf8) }
+        #expect(names.contains("hotstrings-pull\n"), "\(names)")
         _ = subscriber.terminate()
         #expect(try daemon.terminate() == 0)
         #expect(daemon.daemon.log.contains("pull: installed \(second) (was \(first);"), "\(daemon.daemon.log)")
