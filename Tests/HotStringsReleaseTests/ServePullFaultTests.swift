@@ -82,6 +82,35 @@ import Testing
         #expect(try daemon.terminate() == 0)
     }
 
+    @Test func theFirstReleaseIntoAnEmptyBundleIsOneReloadWithoutDanglingLinkErrors() throws {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let origin = try FaultOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        try origin.setFault(.status503, for: "/manifest.json")
+        let daemon = try PullingDaemon(bundle: fixture.target, url: origin.url, interval: "0.2")
+        // The failure came before the subscription (a run of identical failures is one event): status has it.
+        try waitUntil("a failed pull", timeout: .seconds(10)) {
+            try daemon.pullStatus()["result"] as? String == "failed"
+        }
+        let subscriber = try daemon.subscribe()
+        #expect(try daemon.release() == nil)
+
+        try origin.setFault(nil, for: "/manifest.json")
+        try daemon.waitForRelease(first)
+        try waitUntil("the first release's reload", timeout: .seconds(10)) { subscriber.reloads >= 1 }
+        // Pulls after the install find it current (interval 0.2 s): the install was one reload and no link error.
+        let installed = Date()
+        try waitUntil("a pull after the install", timeout: .seconds(10)) {
+            (statusDate(try daemon.pullStatus()["lastPull"]) ?? .distantPast) > installed.addingTimeInterval(0.3)
+        }
+        #expect(subscriber.reloads == 1, "\(subscriber.stdout.text)")
+        #expect(subscriber.errorEvents.isEmpty, "\(subscriber.errorEvents)")
+        #expect(try daemon.germanGreeting().contains("Hallo!"))
+        _ = subscriber.terminate()
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test func sigtermDuringAPullInstallsNothingAndStopsAtOnce() throws {
         let (fixture, origin, daemon, first) = try Self.pullingFromFaultOrigin()
         // The next release's files stall mid-body: the pull hangs in its download (the idle timeout is 10 s).
