@@ -66,4 +66,29 @@ struct ClientTextTests {
         let value = try JSONValue(parsing: Array(result.utf8))
         #expect(ClientText.languages(value) == "de  Red\\u{1B}[31m 1 key\n")
     }
+
+    @Test func statusShowsTheReleaseAndThePullWithTheErrorEscaped() throws {
+        let result = #"{"root":"/srv/b","release":"20261203T140411Z-bcb152c3e54a","pull":{"#
+            + #""url":"http://o/manifest.json","interval":0.5,"state":"waiting","#
+            + #""lastPull":"2026-12-03T14:06:02.114Z","result":"failed","error":{"file":"fr.lproj/Evil\nX.strings","#
+            + #""line":2,"column":7,"message":"release not installed: \u001b[2J"},"failures":3,"#
+            + #""lastSuccess":"2026-12-03T14:04:14.833Z","nextPull":"2026-12-03T14:06:05.001Z"},"lastErrors":[]}"#
+        let text = ClientText.status(try JSONValue(parsing: Array(result.utf8)))
+        #expect(text == """
+            root          /srv/b
+            release       20261203T140411Z-bcb152c3e54a
+            pull          http://o/manifest.json every 0.5 s
+            last pull     2026-12-03T14:06:02.114Z failed (3 in a row): fr.lproj/Evil\\nX.strings:2:7: release not \
+            installed: \\u{1B}[2J
+            last success  2026-12-03T14:04:14.833Z
+            next pull     2026-12-03T14:06:05.001Z
+            last errors   none
+
+            """, "\(text)")
+        let pulling = #"{"pull":{"url":"http://o/manifest.json","interval":30,"state":"pulling","lastPull":null,"#
+            + #""result":null,"error":null,"failures":0,"lastSuccess":null,"nextPull":null},"release":null}"#
+        let first = ClientText.status(try JSONValue(parsing: Array(pulling.utf8)))
+        #expect(first.contains("last pull    none yet\n") && first.contains("next pull    pulling now\n"), "\(first)")
+        #expect(first.contains("every 30 s") && !first.contains("release"), "\(first)")
+    }
 }
