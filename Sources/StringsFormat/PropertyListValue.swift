@@ -1,6 +1,6 @@
 /// A property list object, as `PropertyListSerialization` returns it: dictionary, array, string, integer,
 /// real, Boolean, date or data.
-public indirect enum PropertyListValue: Sendable, Hashable {
+public enum PropertyListValue: Sendable, Hashable {
     /// `<dict>`: keys are unique; a key written twice keeps its last value, as CoreFoundation does.
     case dictionary([String: PropertyListValue])
     /// `<array>`.

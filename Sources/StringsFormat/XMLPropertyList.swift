@@ -37,20 +37,27 @@ public enum XMLPropertyList {
 }
 
 /// The reader's state: the input, the position and the stack of open containers.
+///
+/// The finished members of all open containers wait on two shared stacks (values, and the keys of dictionary
+/// members), so a container is built once, at its final size, when it closes.
 struct XMLPropertyListReader {
-    private enum Container {
-        case array([PropertyListValue])
-        case dictionary([String: PropertyListValue], key: String?, keyOffset: Int)
+    private struct Container {
+        var isDictionary: Bool
+        /// Where this container's members start on `values` (and, for a dictionary, on `keys`).
+        var valueStart: Int
+        var keyStart: Int
+        /// A dictionary's key waiting for its value, and where it was written.
+        var key: String?
+        var keyOffset = 0
 
-        var elementName: String {
-            if case .array = self { return "array" }
-            return "dict"
-        }
+        var elementName: String { isDictionary ? "dict" : "array" }
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var stack: [Container] = []
+    private var values: [PropertyListValue] = []
+    private var keys: [String] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -67,7 +74,7 @@ struct XMLPropertyListReader {
         var isWrapped = false
         let tagOffset = position
         var tag = try readTag()
-        if tag.name == "plist", !tag.isClosing {
+        if tag.name == .plist, !tag.isClosing {
             guard !tag.isEmpty else { throw error("empty <plist/> element: no object", at: tagOffset) }
             isWrapped = true
             try skipMiscellany(allowDoctype: false)
@@ -79,7 +86,7 @@ struct XMLPropertyListReader {
             let closeOffset = position
             guard position < bytes.count else { throw error("the input ends before </plist>", at: position) }
             let close = try readTag()
-            guard close.isClosing, close.name == "plist" else {
+            guard close.isClosing, close.name == .plist else {
                 throw error("expected </plist> after the top object, found \(close)", at: closeOffset)
             }
             try skipMiscellany(allowDoctype: false)
@@ -92,8 +99,31 @@ struct XMLPropertyListReader {
 
     // MARK: Objects
 
+    /// An element's name: the property list's own names without a string to compare or free.
+    private enum ElementName: Equatable, CustomStringConvertible {
+        case plist, dict, array, key, string, integer, real, `true`, `false`, date, data
+        case other(String)
+
+        var description: String {
+            switch self {
+            case .plist: "plist"
+            case .dict: "dict"
+            case .array: "array"
+            case .key: "key"
+            case .string: "string"
+            case .integer: "integer"
+            case .real: "real"
+            case .true: "true"
+            case .false: "false"
+            case .date: "date"
+            case .data: "data"
+            case .other(let name): name
+            }
+        }
+    }
+
     private struct Tag: CustomStringConvertible {
-        var name: String
+        var name: ElementName
         var isClosing: Bool
         var isEmpty: Bool
         var offset: Int
@@ -107,17 +137,11 @@ struct XMLPropertyListReader {
             var finished: PropertyListValue?
             if tag.isClosing {
                 guard let top = stack.last else { throw error("unexpected \(tag)", at: tag.offset) }
-                guard tag.name == top.elementName else {
+                guard tag.name == (top.isDictionary ? .dict : .array) else {
                     throw error("\(tag) closes <\(top.elementName)>", at: tag.offset)
                 }
                 stack.removeLast()
-                switch top {
-                case .array(let elements):
-                    finished = .array(elements)
-                case .dictionary(let entries, let key, let keyOffset):
-                    if let key { throw error("key '\(key)' has no value before </dict>", at: keyOffset) }
-                    finished = .dictionary(entries)
-                }
+                finished = try close(top)
             } else {
                 finished = try readObject(tag)
             }
@@ -136,24 +160,23 @@ struct XMLPropertyListReader {
     /// Reads the object `tag` opens; a container that is not empty is pushed and yields `nil`.
     private mutating func readObject(_ tag: Tag) throws(ParseError) -> PropertyListValue? {
         switch tag.name {
-        case "dict", "array":
-            if tag.isEmpty { return tag.name == "dict" ? .dictionary([:]) : .array([]) }
+        case .dict, .array:
+            if tag.isEmpty { return tag.name == .dict ? .dictionary([:]) : .array([]) }
             guard stack.count < XMLPropertyList.maximumDepth else {
                 throw error("nesting deeper than \(XMLPropertyList.maximumDepth) containers", at: tag.offset)
             }
-            stack.append(tag.name == "dict" ? .dictionary([:], key: nil, keyOffset: 0) : .array([]))
+            stack.append(Container(isDictionary: tag.name == .dict, valueStart: values.count, keyStart: keys.count))
             return nil
-        case "key":
-            guard case .dictionary(let entries, let pending, let pendingOffset)? = stack.last else {
-                throw error("<key> outside a <dict>", at: tag.offset)
-            }
-            if let pending { throw error("key '\(pending)' has no value", at: pendingOffset) }
-            let key = tag.isEmpty ? "" : try readText(closing: "key")
-            stack[stack.count - 1] = .dictionary(entries, key: key, keyOffset: tag.offset)
+        case .key:
+            guard let top = stack.last, top.isDictionary else { throw error("<key> outside a <dict>", at: tag.offset) }
+            if let pending = top.key { throw error("key '\(pending)' has no value", at: top.keyOffset) }
+            let key = tag.isEmpty ? "" : try readText(closing: .key)
+            stack[stack.count - 1].key = key
+            stack[stack.count - 1].keyOffset = tag.offset
             return nil
-        case "string":
-            return .string(tag.isEmpty ? "" : try readText(closing: "string"))
-        case "true", "false":
+        case .string:
+            return .string(tag.isEmpty ? "" : try readText(closing: .string))
+        case .true, .false:
             if !tag.isEmpty {
                 let closeOffset = position
                 let close = try readTag()
@@ -161,8 +184,8 @@ struct XMLPropertyListReader {
                     throw error("expected </\(tag.name)>, found \(close)", at: closeOffset)
                 }
             }
-            return .boolean(tag.name == "true")
-        case "integer", "real", "date", "data":
+            return .boolean(tag.name == .true)
+        case .integer, .real, .date, .data:
             let textOffset = position
             let text = tag.isEmpty ? "" : try readText(closing: tag.name)
             return try scalar(tag.name, text, at: textOffset)
@@ -174,32 +197,47 @@ struct XMLPropertyListReader {
 
     /// Adds a finished object to the innermost container.
     private mutating func add(_ value: PropertyListValue, at offset: Int) throws(ParseError) {
-        switch stack[stack.count - 1] {
-        case .array(var elements):
-            stack[stack.count - 1] = .array([])  // keeps `elements` uniquely referenced
-            elements.append(value)
-            stack[stack.count - 1] = .array(elements)
-        case .dictionary(var entries, let key, _):
-            guard let key else { throw error("\(value.kind) where a <key> is expected in <dict>", at: offset) }
-            stack[stack.count - 1] = .array([])
-            entries[key] = value
-            stack[stack.count - 1] = .dictionary(entries, key: nil, keyOffset: 0)
+        let top = stack.count - 1
+        if stack[top].isDictionary {
+            guard let key = stack[top].key else {
+                throw error("\(value.kind) where a <key> is expected in <dict>", at: offset)
+            }
+            stack[top].key = nil
+            keys.append(key)
         }
+        values.append(value)
     }
 
-    private func scalar(_ name: String, _ text: String, at offset: Int) throws(ParseError) -> PropertyListValue {
+    /// The finished object of a container just closed, built at its final size from the members it collected.
+    private mutating func close(_ container: Container) throws(ParseError) -> PropertyListValue {
+        defer {
+            values.removeSubrange(container.valueStart...)
+            keys.removeSubrange(container.keyStart...)
+        }
+        guard container.isDictionary else { return .array(Array(values[container.valueStart...])) }
+        if let key = container.key {
+            throw error("key '\(key)' has no value before </dict>", at: container.keyOffset)
+        }
+        var entries = [String: PropertyListValue](minimumCapacity: values.count - container.valueStart)
+        for (key, value) in zip(keys[container.keyStart...], values[container.valueStart...]) {
+            entries[key] = value  // a key written twice keeps its last value, as CoreFoundation does
+        }
+        return .dictionary(entries)
+    }
+
+    private func scalar(_ name: ElementName, _ text: String, at offset: Int) throws(ParseError) -> PropertyListValue {
         let trimmed = text.trimmingWhitespace()
         switch name {
-        case "integer":
+        case .integer:
             // CoreFoundation refuses whitespace around an integer, so this reader does too.
             guard let value = PropertyListScalars.integer(text[...]) else {
                 throw error("<integer> '\(text)' is not a 64-bit integer", at: offset)
             }
             return .integer(value)
-        case "real":
+        case .real:
             guard let value = Double(trimmed) else { throw error("<real> '\(trimmed)' is not a number", at: offset) }
             return .real(value)
-        case "date":
+        case .date:
             guard let value = PropertyListScalars.date(trimmed) else {
                 throw error("<date> '\(trimmed)' is not YYYY-MM-DDTHH:MM:SSZ", at: offset)
             }
@@ -220,7 +258,12 @@ struct XMLPropertyListReader {
             let byte = bytes[position]
             if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
                 position += 1
-            } else if hasPrefix("<!--") {
+                continue
+            }
+            // Most markup here is an element's tag: one look at the byte after '<' tells.
+            guard byte == UInt8(ascii: "<"), position + 1 < bytes.count,
+                  bytes[position + 1] == UInt8(ascii: "!") || bytes[position + 1] == UInt8(ascii: "?") else { return }
+            if hasPrefix("<!--") {
                 try skip(past: "-->", from: position, what: "comment")
             } else if hasPrefix("<?") {
                 try skip(past: "?>", from: position, what: "processing instruction")
@@ -280,7 +323,7 @@ struct XMLPropertyListReader {
     }
 
     /// Reads character data up to `</name>`, expanding entities and CDATA sections.
-    private mutating func readText(closing name: String) throws(ParseError) -> String {
+    private mutating func readText(closing name: ElementName) throws(ParseError) -> String {
         let start = position
         while position < bytes.count, bytes[position] != UInt8(ascii: "<"), bytes[position] != UInt8(ascii: "&") {
             position += 1
@@ -382,20 +425,26 @@ struct XMLPropertyListReader {
         return (0..<length).allSatisfy { bytes[position + $0] == prefix.utf8Start[$0] }
     }
 
-    private static let elementNames: [(bytes: StaticString, name: String)] = [
-        ("plist", "plist"), ("dict", "dict"), ("array", "array"), ("key", "key"), ("string", "string"),
-        ("integer", "integer"), ("real", "real"), ("true", "true"), ("false", "false"), ("date", "date"),
-        ("data", "data"),
-    ]
-
-    /// The name of an element: one of the property list's own names (a literal, nothing to decode or allocate),
-    /// else decoded from the bytes.
-    private static func elementName(_ name: UnsafeBufferPointer<UInt8>) -> String {
-        candidates: for known in elementNames where known.bytes.utf8CodeUnitCount == name.count {
-            for index in 0..<name.count where known.bytes.utf8Start[index] != name[index] { continue candidates }
-            return known.name
+    /// The name of an element: one of the property list's own, else decoded from the bytes.
+    private static func elementName(_ name: UnsafeBufferPointer<UInt8>) -> ElementName {
+        func matches(_ known: StaticString) -> Bool {
+            known.utf8CodeUnitCount == name.count
+                && (0..<name.count).allSatisfy { known.utf8Start[$0] == name[$0] }
         }
-        return String(decoding: name, as: UTF8.self)
+        let known: ElementName?
+        switch (name.count, name.first) {
+        case (3, UInt8(ascii: "k")): known = matches("key") ? .key : nil
+        case (4, UInt8(ascii: "d")): known = matches("dict") ? .dict : matches("date") ? .date : matches("data") ? .data : nil
+        case (4, UInt8(ascii: "r")): known = matches("real") ? .real : nil
+        case (4, UInt8(ascii: "t")): known = matches("true") ? .true : nil
+        case (5, UInt8(ascii: "a")): known = matches("array") ? .array : nil
+        case (5, UInt8(ascii: "f")): known = matches("false") ? .false : nil
+        case (5, UInt8(ascii: "p")): known = matches("plist") ? .plist : nil
+        case (6, UInt8(ascii: "s")): known = matches("string") ? .string : nil
+        case (7, UInt8(ascii: "i")): known = matches("integer") ? .integer : nil
+        default: known = nil
+        }
+        return known ?? .other(String(decoding: name, as: UTF8.self))
     }
 
     private func isNameByte(_ byte: UInt8) -> Bool {
