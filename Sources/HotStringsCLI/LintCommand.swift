@@ -14,7 +14,13 @@ struct LintCommand: Command {
             Files laid out as <root>/<language>.lproj/<Table>.strings are compared with the same table of \
             the development language: keys missing from a translation and keys only a translation has are \
             warnings. Base.lproj is not compared, nor is a root without the development language. The text \
-            output lists at most \(LintCommand.keyWarningLimit) such keys per file and kind; --json lists all.
+            output lists at most \(LintCommand.keyWarningLimit) such keys per file and kind; --json lists all. \
+            A translated value or .stringsdict entry whose format specifiers take other arguments than the \
+            development language's (a %d translated as %@ crashes the app that formats it) is an error at its \
+            key; positions that reorder the same arguments (%2$d ... %1$@) are no difference.
+
+            In a .stringsdict, an entry without an 'other' form or with an undefined %#@variable@ is an \
+            error; plural categories the language does not use, or needs but lacks, are warnings.
 
             String Catalogs (*.xcstrings) are checked per language: a plural group without 'other' is an \
             error; categories the language needs but lacks, and categories it never uses ('zero' aside, \

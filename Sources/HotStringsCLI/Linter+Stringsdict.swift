@@ -134,7 +134,7 @@ enum FormatSpecifiers {
             }
         }
         for text in texts {
-            for case let (conversion?, _) in scan(text) { kinds.insert(kind(of: conversion)) }
+            for case let (conversion?, _, _, _) in scan(text) { kinds.insert(kind(of: conversion)) }
         }
         return kinds.sorted().map { "%" + $0 }.joined(separator: " ")
     }
@@ -148,9 +148,38 @@ enum FormatSpecifiers {
         }
     }
 
-    /// Each specifier of `text`: an ordinary conversion or a variable; `%%` is neither.
-    private static func scan(_ text: String) -> [(conversion: Character?, variable: String?)] {
-        var found: [(conversion: Character?, variable: String?)] = []
+    /// The kind of argument each argument number of a plain format string takes, as `%1$d %2$@`: positioned
+    /// specifiers (`%2$@`) by their position, the others in order (a `*` width or precision takes an integer);
+    /// empty when it takes none. A translation that reorders arguments with positions has the same signature.
+    static func argumentSignature(of text: String) -> String {
+        var kinds: [Int: Set<String>] = [:]
+        var next = 1
+        for specifier in scan(text) {
+            guard let conversion = specifier.conversion else { continue }
+            for _ in 0..<specifier.starCount {
+                kinds[next, default: []].insert("d")
+                next += 1
+            }
+            let number: Int
+            if let position = specifier.position {
+                number = position
+            } else {
+                number = next
+                next += 1
+            }
+            kinds[number, default: []].insert(kind(of: conversion))
+        }
+        return kinds.keys.sorted().map { number in
+            kinds[number]!.sorted().map { "%\(number)$\($0)" }.joined(separator: " ")
+        }.joined(separator: " ")
+    }
+
+    /// Each specifier of `text`: an ordinary conversion (with its position and how many `*` it has) or a
+    /// variable; `%%` is neither.
+    private static func scan(_ text: String)
+        -> [(conversion: Character?, variable: String?, position: Int?, starCount: Int)]
+    {
+        var found: [(conversion: Character?, variable: String?, position: Int?, starCount: Int)] = []
         var characters = text[...]
         while let percent = characters.firstIndex(of: "%") {
             var rest = characters[characters.index(after: percent)...]
@@ -158,11 +187,17 @@ enum FormatSpecifiers {
             guard let conversion = rest.first else { break }
             let flags = characters[characters.index(after: percent)..<rest.startIndex]
             if conversion == "@", flags.contains("#"), let end = rest.dropFirst().firstIndex(of: "@") {
-                found.append((nil, String(rest[rest.index(after: rest.startIndex)..<end])))
+                found.append((nil, String(rest[rest.index(after: rest.startIndex)..<end]), nil, 0))
                 characters = rest[rest.index(after: end)...]
                 continue
             }
-            if conversion != "%" { found.append((conversion, nil)) }
+            if conversion != "%" {
+                var position: Int?
+                if let dollar = flags.firstIndex(of: "$"), let number = Int(flags[..<dollar]), number > 0 {
+                    position = number
+                }
+                found.append((conversion, nil, position, flags.count { $0 == "*" }))
+            }
             characters = rest.dropFirst()
         }
         return found

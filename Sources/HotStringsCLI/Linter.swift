@@ -18,6 +18,9 @@ struct Diagnostic: Sendable, Equatable {
         /// A `.stringsdict` entry that cannot format: no `other`, an undefined variable, specifiers that differ
         /// from the development language's.
         case ruleError
+        /// A `.strings` value whose format specifiers take other arguments than the development language's
+        /// value of the same key (a `%d` translated as `%@`).
+        case formatSpecifiers
     }
 
     var severity: Severity
@@ -213,11 +216,24 @@ struct Linter {
                         message: "key '\(DisplayText.escaped(entry.key))' is missing (present in \(referenceName))",
                         key: entry.key))
                 }
-                for entry in table.entries where referenceTable[entry.key] == nil {
+                for entry in table.entries {
+                    guard let original = referenceTable[entry.key] else {
+                        files[member.index].diagnostics.append(Diagnostic(
+                            severity: .warning, kind: .extraKey, location: entry.location,
+                            message: "key '\(DisplayText.escaped(entry.key))' is not in the development language "
+                                + "(\(developmentLanguage))",
+                            key: entry.key))
+                        continue
+                    }
+                    // A `%d` translated as `%@` crashes the app that formats it: the same error as for rules.
+                    let expected = FormatSpecifiers.argumentSignature(of: original)
+                    let found = FormatSpecifiers.argumentSignature(of: entry.value)
+                    guard found != expected else { continue }
                     files[member.index].diagnostics.append(Diagnostic(
-                        severity: .warning, kind: .extraKey, location: entry.location,
-                        message: "key '\(DisplayText.escaped(entry.key))' is not in the development language "
-                            + "(\(developmentLanguage))",
+                        severity: .error, kind: .formatSpecifiers, location: entry.location,
+                        message: "'\(DisplayText.escaped(entry.key))': format specifiers "
+                            + "\(found.isEmpty ? "(none)" : found) differ from \(expected.isEmpty ? "(none)" : expected) "
+                            + "in \(referenceName)",
                         key: entry.key))
                 }
             }

@@ -76,6 +76,46 @@ struct LintTests {
         }
     }
 
+    /// A `.strings` translation whose specifiers take other arguments than the development language's (`%d` as
+    /// `%@`, a `%d` more or less) crashes or garbles the app that formats it: an error at the translated entry.
+    /// Positions that reorder the same arguments, `%%` and length modifiers are no difference.
+    @Test func stringsFormatSpecifiersThatDifferFromTheDevelopmentLanguageAreErrors() throws {
+        let english = """
+            "count" = "%d files";
+            "pair" = "%@ sent %d messages";
+            "percent" = "100%% done";
+            "long" = "%ld bytes";
+            "plain" = "Hello";
+            "star" = "%*d";
+
+            """
+        let files = [
+            "App/en.lproj/L.strings": english,
+            "App/de.lproj/L.strings": """
+                "count" = "%@ Dateien";
+                "pair" = "%2$d Nachrichten von %1$@";
+                "percent" = "100 %% fertig";
+                "long" = "%lld Bytes";
+                  "plain" = "Hallo %d";
+                "star" = "%d";
+
+                """,
+            "App/fr.lproj/L.strings": english,
+            "App/Base.lproj/L.strings": "\"count\" = \"%@\";\n",
+        ]
+        try withFiles(files) { root in
+            let result = run(["lint", root])
+            let de = "\(root)/App/de.lproj/L.strings"
+            #expect(result.code == 1)
+            #expect(result.lines == [
+                "\(de):1:1: error: 'count': format specifiers %1$@ differ from %1$d in en.lproj/L.strings",
+                "\(de):5:3: error: 'plain': format specifiers %1$d differ from (none) in en.lproj/L.strings",
+                "\(de):6:1: error: 'star': format specifiers %1$d differ from %1$d %2$d in en.lproj/L.strings",
+                "4 files, 19 keys, 3 errors, 0 warnings",
+            ])
+        }
+    }
+
     @Test func developmentLanguageMatchesTagsLooselyAndCanBeChanged() throws {
         let files = [
             "English.lproj/T.strings": "\"a\" = \"A\";\n",
