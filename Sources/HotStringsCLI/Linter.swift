@@ -229,11 +229,12 @@ struct Linter {
                     let expected = FormatSpecifiers.argumentSignature(of: original)
                     let found = FormatSpecifiers.argumentSignature(of: entry.value)
                     guard found != expected else { continue }
+                    let foundText = found.isEmpty ? "(none)" : found
+                    let expectedText = expected.isEmpty ? "(none)" : expected
                     files[member.index].diagnostics.append(Diagnostic(
                         severity: .error, kind: .formatSpecifiers, location: entry.location,
-                        message: "'\(DisplayText.escaped(entry.key))': format specifiers "
-                            + "\(found.isEmpty ? "(none)" : found) differ from \(expected.isEmpty ? "(none)" : expected) "
-                            + "in \(referenceName)",
+                        message: "'\(DisplayText.escaped(entry.key))': format specifiers \(foundText) differ from "
+                            + "\(expectedText) in \(referenceName)",
                         key: entry.key))
                 }
             }

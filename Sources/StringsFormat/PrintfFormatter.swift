@@ -157,7 +157,9 @@ struct PrintfFormatter<Variables: PrintfVariables> {
 
     private mutating func expandVariable(_ name: String, position: Int?) throws(FormatError) {
         guard variables.hasVariables else { throw FormatError("variable '%#@\(name)@' outside a stringsdict entry") }
-        guard depth < 16 else { throw FormatError("variable '\(name)' nests more than 16 deep (does it refer to itself?)") }
+        guard depth < 16 else {
+            throw FormatError("variable '\(name)' nests more than 16 deep (does it refer to itself?)")
+        }
         let argumentIndex = try argumentIndex(position: position, ownArgument: nil) { "%#@\(name)@" }
         let text = try variables.text(ofVariable: name, for: arguments[argumentIndex])
         depth += 1
