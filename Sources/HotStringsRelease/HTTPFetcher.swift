@@ -36,12 +36,31 @@ package final class HTTPFetcher: Sendable {
 
     private let limits: Limits
     private let counters = Mutex((requests: 0, bytes: 0))
-    /// Whether `cancel()` was called, and the session of the request in flight, for `cancel()` to end.
-    private let inFlight = Mutex<(isCancelled: Bool, session: URLSession?)>((false, nil))
+    /// Whether `cancel()` was called, and the task in flight, for `cancel()` to end.
+    private let inFlight = Mutex<(isCancelled: Bool, task: URLSessionDataTask?)>((false, nil))
+    /// One session for every request of this fetcher: a session per request costs a curl multi handle and its
+    /// dispatch sources each time, whose teardown races are a known crash family of Linux's URLSession, and it
+    /// cannot reuse connections.
+    private let session: URLSession
+    private let transfers: TransferRouter
 
     /// A fetcher with `limits`.
     package init(limits: Limits = Limits()) {
         self.limits = limits
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.timeoutIntervalForRequest = Self.seconds(limits.idleTimeout)
+        configuration.timeoutIntervalForResource = Self.seconds(limits.totalTimeout)
+        transfers = TransferRouter(maximumRedirects: limits.maximumRedirects)
+        // The session holds its delegate until it is invalidated (deinit).
+        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
     }
 
     /// Requests made and body bytes received so far.
@@ -50,12 +69,11 @@ package final class HTTPFetcher: Sendable {
     /// Ends the request in flight, if any, and makes every later `get` fail at once: for a shutdown that must
     /// not wait for a slow origin. A pull whose request is cancelled installs nothing.
     package func cancel() {
-        let session = inFlight.withLock { state -> URLSession? in
+        let task = inFlight.withLock { state -> URLSessionDataTask? in
             state.isCancelled = true
-            defer { state.session = nil }
-            return state.session
+            return state.task
         }
-        session?.invalidateAndCancel()
+        task?.cancel()
     }
 
     /// GETs `url`, sending `If-None-Match` / `If-Modified-Since` when given, reading at most `maximumSize` bytes.
@@ -69,36 +87,25 @@ package final class HTTPFetcher: Sendable {
         request.timeoutInterval = Self.seconds(limits.idleTimeout)
         if let entityTag { request.setValue(entityTag, forHTTPHeaderField: "If-None-Match") }
         if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.timeoutIntervalForRequest = Self.seconds(limits.idleTimeout)
-        configuration.timeoutIntervalForResource = Self.seconds(limits.totalTimeout)
-        let delegate = TransferDelegate(maximumSize: maximumSize, maximumRedirects: limits.maximumRedirects)
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         let name = url.absoluteString
+        let delegate = TransferDelegate(maximumSize: maximumSize, maximumRedirects: limits.maximumRedirects)
+        let task = session.dataTask(with: request)
         let isCancelled = inFlight.withLock { state in
-            if !state.isCancelled { state.session = session }
+            if !state.isCancelled { state.task = task }
             return state.isCancelled
         }
-        guard !isCancelled else {
-            session.invalidateAndCancel()
-            throw .transfer(url: name, reason: "cancelled (shutting down)")
-        }
+        guard !isCancelled else { throw .transfer(url: name, reason: "cancelled (shutting down)") }
+        transfers.register(delegate, for: task.taskIdentifier)
         counters.withLock { $0.requests += 1 }
-        session.dataTask(with: request).resume()
+        task.resume()
         // The total timeout bounds the task; a little more here only guards against a delegate never called.
         // The semaphore blocks this thread, never a pool thread's: the callbacks come on URLSession's own queue.
         let waited = delegate.done.wait(timeout: .now() + Self.seconds(limits.totalTimeout) + 5)
-        let isOurs = inFlight.withLock { state -> Bool in
-            guard state.session === session else { return false }
-            state.session = nil
-            return true
+        inFlight.withLock { state in
+            if state.task === task { state.task = nil }
         }
-        // Otherwise `cancel()` took the session and ends it.
-        if isOurs { session.invalidateAndCancel() }
+        transfers.remove(task.taskIdentifier)
+        if waited != .success { task.cancel() }
         let outcome = delegate.outcome
         counters.withLock { $0.bytes += outcome.body.count }
         if inFlight.withLock({ $0.isCancelled }) { throw .transfer(url: name, reason: "cancelled (shutting down)") }
@@ -122,10 +129,51 @@ package final class HTTPFetcher: Sendable {
     }
 }
 
-/// The delegate of one request's session: collects the body under the cap and counts redirects.
+/// The delegate of a fetcher's session: hands each task's callbacks to that request's `TransferDelegate`, and
+/// cancels what comes for a task whose request gave up waiting.
 ///
-/// `@unchecked Sendable`: URLSession calls it on its delegate queue, one call at a time; every stored property
-/// that changes is inside the `Mutex`, and `done` is a semaphore.
+/// `@unchecked Sendable`: the only stored state that changes is inside the `Mutex`.
+private final class TransferRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let transfers = Mutex<[Int: TransferDelegate]>([:])
+    let maximumRedirects: Int
+
+    init(maximumRedirects: Int) {
+        self.maximumRedirects = maximumRedirects
+    }
+
+    func register(_ transfer: TransferDelegate, for task: Int) { transfers.withLock { $0[task] = transfer } }
+    func remove(_ task: Int) { _ = transfers.withLock { $0.removeValue(forKey: task) } }
+    private func transfer(_ task: URLSessionTask) -> TransferDelegate? {
+        transfers.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        guard let transfer = transfer(dataTask) else { return completionHandler(.cancel) }
+        transfer.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let transfer = transfer(dataTask) else { return dataTask.cancel() }
+        transfer.urlSession(session, dataTask: dataTask, didReceive: data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        guard let transfer = transfer(task) else { return completionHandler(nil) }
+        transfer.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+                            completionHandler: completionHandler)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        transfer(task)?.urlSession(session, task: task, didCompleteWithError: error)
+    }
+}
+
+/// What one request collects: the body under the cap, the redirects counted.
+///
+/// `@unchecked Sendable`: URLSession calls it (through `TransferRouter`) on its delegate queue, one call at a
+/// time; every stored property that changes is inside the `Mutex`, and `done` is a semaphore.
 private final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     struct Outcome: Sendable {
         var response: HTTPURLResponse?

@@ -65,7 +65,6 @@ package final class PullLoop: Sendable {
     private struct State {
         var status: PullStatus
         var isStopped = false
-        var fetcher: HTTPFetcher?
     }
 
     /// The puller each round runs.
@@ -77,6 +76,8 @@ package final class PullLoop: Sendable {
     private let thread = Mutex<NamedThread?>(nil)
     private let ended = Atomic<Bool>(true)
     private let onReport: @Sendable (PullReport) -> Void
+    /// One fetcher for every pull: one URLSession, connections reused.
+    private let fetcher: HTTPFetcher
 
     /// A loop running `puller` on `schedule`, calling `onReport` on its thread after every pull (the first starts
     /// as soon as `start()` is called).
@@ -84,6 +85,7 @@ package final class PullLoop: Sendable {
         self.puller = puller
         self.schedule = schedule
         self.onReport = onReport
+        fetcher = HTTPFetcher(limits: puller.options.limits)
         state = Mutex(State(status: PullStatus(url: puller.options.manifestURL.absoluteString,
                                                interval: schedule.interval)))
     }
@@ -106,12 +108,11 @@ package final class PullLoop: Sendable {
     ///
     /// - Precondition: not called with `waiting` from `onReport` (the loop's own thread).
     package func stop(waiting: Bool = true) {
-        let fetcher = state.withLock { state -> HTTPFetcher? in
+        state.withLock { state in
             state.isStopped = true
             state.status.nextPull = nil
-            return state.fetcher
         }
-        fetcher?.cancel()
+        fetcher.cancel()
         wake.signal()
         let running = thread.withLock { $0.take() }
         if waiting { running?.join() }
@@ -123,10 +124,8 @@ package final class PullLoop: Sendable {
     private func run() {
         defer { ended.store(true, ordering: .releasing) }
         while true {
-            let fetcher = HTTPFetcher(limits: puller.options.limits)
             let isStopped = state.withLock { state -> Bool in
                 guard !state.isStopped else { return true }
-                state.fetcher = fetcher
                 state.status.isPulling = true
                 state.status.nextPull = nil
                 return false
@@ -149,7 +148,6 @@ package final class PullLoop: Sendable {
     private func finish(_ result: Result<PullOutcome, ReleaseError>) -> (PullReport, Duration)? {
         let now = Date()
         return state.withLock { state -> (PullReport, Duration)? in
-            state.fetcher = nil
             state.status.isPulling = false
             state.status.lastPull = now
             guard !state.isStopped else { return nil }

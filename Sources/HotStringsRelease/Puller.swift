@@ -74,16 +74,18 @@ package struct Puller: Sendable {
         try pull(using: HTTPFetcher(limits: options.limits))
     }
 
-    /// Pulls once through `fetcher`, whose `cancel()` ends the pull without installing anything (unless it
-    /// comes after every file was fetched and verified: the install then completes, as crash-safe as always).
+    /// Pulls once through `fetcher` (one fetcher serves many pulls, reusing its connections), whose `cancel()`
+    /// ends the pull without installing anything (unless it comes after every file was fetched and verified: the
+    /// install then completes, as crash-safe as always).
     /// - Throws: as `pull()`.
     package func pull(using fetcher: HTTPFetcher) throws(ReleaseError) -> PullOutcome {
         try store.locked { () throws(ReleaseError) -> PullOutcome in
             try store.prepare()
+            let before = fetcher.traffic
             let kind = try pull(with: fetcher)
             let traffic = fetcher.traffic
-            return PullOutcome(kind: kind, release: store.current()?.id ?? "", requests: traffic.requests,
-                               bytesFetched: traffic.bytes)
+            return PullOutcome(kind: kind, release: store.current()?.id ?? "",
+                               requests: traffic.requests - before.requests, bytesFetched: traffic.bytes - before.bytes)
         }
     }
 
