@@ -69,7 +69,7 @@ let package = Package(
             name: "hotstrings-bench",
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsClient",
-                "HotStringsService",
+                "HotStringsService", "HotStringsRelease",
                 // The daemon launcher the tests use.
                 "HotStringsTestSupport",
             ],

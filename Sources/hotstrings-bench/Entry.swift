@@ -13,6 +13,7 @@ struct HotStringsBench {
         ServeSuite.self,
         ClientSuite.self,
         PluralSuite.self,
+        OTASuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.
