@@ -9,14 +9,14 @@ struct OTASuite: BenchmarkSuite {
     static let name = "ota"
     static let abstract = "ota: SHA-256 vs sha256sum; bytes a pull fetches for a one-key change vs the bundle"
     static let help = """
-        USAGE: swift run -c release hotstrings-bench ota [--hash-mib N] [--bundle PATH]
+        USAGE: swift run -c release hotstrings-bench ota [--hash-mib N] [--corpus PATH | --bundle PATH]
 
         SHA-256: a file of N MiB of random bytes in a temporary folder, read and hashed by HotStrings' own SHA256
         (what `publish` and `pull` use), against `sha256sum FILE` (a process per run, reading the same file from
         the page cache), median of 5 each, interleaved; the digests must agree. Throughput as a ratio.
 
-        Bytes fetched: a copy of the bundle (default: the element-ios corpus, /work/shared/corpus/element-ios/
-        Riot/Assets) is published into a folder served by a real nginx on 127.0.0.1 and pulled into an empty
+        Bytes fetched: a copy of the bundle (default: the corpus's element-ios/Riot/Assets, 153 files in 51
+        languages) is published into a folder served by a real nginx on 127.0.0.1 and pulled into an empty
         bundle (release 1); then one key of one language (the first entry of fr.lproj/Vector.strings) gets a new
         value, the bundle is published again and pulled again. Counted from nginx's access log
         ($body_bytes_sent, every request of the second pull) and from the puller's own counter, next to the
@@ -24,13 +24,16 @@ struct OTASuite: BenchmarkSuite {
 
         OPTIONS:
           --hash-mib N   size of the hashed file in MiB (default 64)
-          --bundle PATH  the bundle to publish (default: the element-ios corpus)
+          --corpus PATH  the corpus folder (default $HOTSTRINGS_CORPUS, else ../shared/corpus)
+          --bundle PATH  the bundle to publish instead of the corpus's element-ios bundle
         """
 
     static func run(arguments: [String]) throws -> Int32 {
         var options = OptionReader(arguments)
         let mebibytes = try options.positiveInteger("--hash-mib") ?? 64
-        let bundle = try options.value("--bundle") ?? "/work/shared/corpus/element-ios/Riot/Assets"
+        let corpus = try options.value("--corpus")
+        let bundle = try options.value("--bundle")
+            ?? (ParseInputs.corpusDirectory(option: corpus) ?? "../shared/corpus") + "/element-ios/Riot/Assets"
         try options.finish()
         let workspace = try FileSystem.makeTemporaryDirectory(prefix: "hs-bench-ota-")
         defer { try? FileSystem.removeRecursively(atPath: workspace) }
