@@ -27,6 +27,8 @@ struct TableReader: Sendable {
     let parallelThreshold: Int
     /// Whether a file whose real path is outside the root is read.
     let followsExternalSymlinks: Bool
+    /// Compiles catalogs, reusing the languages a save did not change.
+    let catalogs = CatalogCompiler()
 
     /// The errors that say nothing about the file, only about this moment.
     static let transientErrors: Set<Errno> = [
@@ -43,6 +45,7 @@ struct TableReader: Sendable {
         } catch {
             switch error.errno {
             case .noSuchFileOrDirectory, .notDirectory:
+                if table.isCatalog { catalogs.forget(file) }
                 return .absent
             case let errno where Self.transientErrors.contains(errno):
                 return .transient(FileProblem(file: file, message: "cannot read it now: \(errno); trying again"))
@@ -68,7 +71,7 @@ struct TableReader: Sendable {
         let content: TableUpdate.Content
         do {
             content = if table.isCatalog {
-                .catalog(Self.tables(of: try StringCatalog.parse(snapshot.bytes), file: file))
+                .catalog(catalogs.tables(of: try StringCatalog.parse(snapshot.bytes), file: file))
             } else if table.name.hasSuffix(".stringsdict") {
                 .parsed(TableContent(rules: try StringsdictFile.parse(snapshot.bytes)))
             } else {
@@ -78,23 +81,6 @@ struct TableReader: Sendable {
             content = .failed(FileProblem(file: file, line: error.line, column: error.column, message: error.reason))
         }
         return snapshot.hadWriter == true ? .writerOpen(content) : .content(content)
-    }
-
-    /// A catalog's table in each of its languages, compiled as Xcode's build does; a language whose name is no
-    /// language tag is reported and left out.
-    static func tables(of catalog: StringCatalog, file: String) -> CatalogTables {
-        var tables = CatalogTables(tables: [:])
-        for language in catalog.languages {
-            guard let tag = LanguageTag(language) else {
-                tables.problems.append(FileProblem(
-                    file: file, message: "'\(DisplayText.escaped(language, limit: 80))' is not a language tag; "
-                        + "its strings are not served"
-                ))
-                continue
-            }
-            tables.tables[tag] = catalog.compiled(language: language)
-        }
-        return tables
     }
 
     /// Whether `path` (with every link resolved) is the root or below it.
