@@ -10,6 +10,17 @@ import Testing
         case beforeTheEventsAreRead, whileTheBatchIsRead, afterTheBatch
     }
 
+    /// A watch loop on `bundle`, not started, with a batch window of 1 ms and a settle time of 1 s; and its inotify
+    /// instance, which the test reads itself.
+    static func loop(on bundle: TestBundle) throws -> (WatchLoop, Inotify) {
+        let inotify = try Inotify()
+        let timing = SettleTiming(batchWindow: .milliseconds(1), settleTime: .seconds(1), maximumDelay: .seconds(1))
+        let reader = TableReader(root: bundle.root, maximumFileSize: 1 << 20, parallelThreshold: 1_000,
+                                 followsExternalSymlinks: false)
+        return (WatchLoop(root: bundle.root, inotify: inotify, reader: reader, settler: Settler(configuration: timing)),
+                inotify)
+    }
+
     /// The over-the-air install's order for a release that drops a language: `..data` swapped to a release without
     /// `de`, and the `de.lproj` link removed before the loop reads the swap's events, while it reads the swap's
     /// batch, or after the batch.
@@ -25,15 +36,8 @@ import Testing
             try FileSystem.makeSymbolicLink(atPath: bundle.path("\(language).lproj"),
                                             pointingTo: "..data/\(language).lproj")
         }
-        let inotify = try Inotify()
         // A settle time far beyond the batch window: a removal left to settle would be a batch of its own.
-        let timing = SettleTiming(batchWindow: .milliseconds(1), settleTime: .seconds(1), maximumDelay: .seconds(1))
-        let loop = WatchLoop(
-            root: bundle.root, inotify: inotify,
-            reader: TableReader(root: bundle.root, maximumFileSize: 1 << 20, parallelThreshold: 1_000,
-                                followsExternalSymlinks: false),
-            settler: Settler(configuration: timing)
-        )
+        let (loop, inotify) = try Self.loop(on: bundle)
         #expect(loop.start().seen.count == 2)
         func unlinkGerman() throws(SystemError) -> [InotifyEvent] {
             try FileSystem.removeFile(atPath: bundle.path("de.lproj"))
@@ -75,14 +79,7 @@ import Testing
         ])
         try FileSystem.makeSymbolicLink(atPath: bundle.path("..data"), pointingTo: "rel1")
         try FileSystem.makeSymbolicLink(atPath: bundle.path("en.lproj"), pointingTo: "..data/en.lproj")
-        let inotify = try Inotify()
-        let timing = SettleTiming(batchWindow: .milliseconds(1), settleTime: .seconds(1), maximumDelay: .seconds(1))
-        let loop = WatchLoop(
-            root: bundle.root, inotify: inotify,
-            reader: TableReader(root: bundle.root, maximumFileSize: 1 << 20, parallelThreshold: 1_000,
-                                followsExternalSymlinks: false),
-            settler: Settler(configuration: timing)
-        )
+        let (loop, inotify) = try Self.loop(on: bundle)
         #expect(loop.start().seen.count == 1)
 
         let start = ContinuousClock.now
