@@ -12,8 +12,9 @@ import LinuxSystem
 /// An install writes a new release folder under a temporary name, renames it into place, and makes it current
 /// with one `rename` of a new `..data` link over the old one, so the watcher reads the whole release in one
 /// batch and subscribers get one reload. Links for languages the new release adds are made before the swap (they
-/// lead nowhere until then, which the watcher ignores), links for languages it drops are removed after it; the
-/// first release's links are made after its swap.
+/// lead nowhere until then, which the watcher ignores), links for languages it drops are removed after it. Into an
+/// empty bundle, `..data` first points at an empty folder (`...empty`, a name no release folder can have), so the
+/// first release is linked the same way.
 /// Whatever step a crash interrupts, `..data` names one whole release; `prepare()` removes what is left over.
 package struct ReleaseStore: Sendable {
     /// The bundle folder.
@@ -27,6 +28,8 @@ package struct ReleaseStore: Sendable {
     static let stagingLink = "..data_tmp"
     static let temporaryPrefix = "..tmp-"
     static let lockName = "..pull.lock"
+    /// What `..data` points at while the first release into an empty bundle is linked (removed after its swap).
+    static let emptyFolder = "...empty"
 
     /// The store of the bundle at `bundle`.
     package init(bundle: String) {
@@ -104,6 +107,9 @@ package struct ReleaseStore: Sendable {
         for entry in entries where entry.kind == .directory && isReleaseFolderName(entry.name) {
             if InstalledRelease.read(folder: bundle + "/" + entry.name) == nil { try remove(folder: entry.name) }
         }
+        if (try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink)) != Self.emptyFolder {
+            try? FileSystem.removeRecursively(atPath: bundle + "/" + Self.emptyFolder)
+        }
         if let current = current() {
             try linkLanguages(of: current.manifest, removingOthers: true)
             try prune(keeping: current)
@@ -178,25 +184,36 @@ package struct ReleaseStore: Sendable {
     /// the links of languages it lacks removed, and older releases pruned.
     /// - Throws: `ReleaseError.system` naming the failing step.
     package func makeCurrent(_ release: InstalledRelease) throws(ReleaseError) {
-        // The first release's links are made after the swap: before it, links into a missing `..data` would be
-        // errors to a watcher already serving the bundle. There is no older release to keep whole, and a crash
-        // before they exist leaves them to `prepare()`.
-        if (try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink)) != nil {
-            try linkLanguages(of: release.manifest, removingOthers: false)
+        // Into an empty bundle, `..data` first points at an empty folder: the new languages' links are then made
+        // before the swap as for any later release (leading into an existing `..data` that lacks them, which the
+        // watcher ignores), and a daemon already serving the bundle gets the whole first release in the swap's
+        // one batch. Made after the swap, one by one, they could land in several reloads.
+        if (try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink)) == nil {
+            let empty = bundle + "/" + Self.emptyFolder
+            if (try? FileSystem.status(atPath: empty, followingSymlinks: false)) == nil {
+                try system("create \(empty)") { try FileSystem.makeDirectory(atPath: empty) }
+            }
+            try point(Self.dataLink, at: Self.emptyFolder)
         }
+        try linkLanguages(of: release.manifest, removingOthers: false)
         willReachStep(.languagesLinked)
-        let stagingLink = bundle + "/" + Self.stagingLink
-        try? FileSystem.removeFile(atPath: stagingLink)
-        try system("link \(stagingLink)") {
-            try FileSystem.makeSymbolicLink(atPath: stagingLink, pointingTo: release.folderName)
-        }
-        willReachStep(.linkMade)
-        try system("swap \(Self.dataLink)") { try FileSystem.rename(stagingLink, to: bundle + "/" + Self.dataLink) }
+        try point(Self.dataLink, at: release.folderName, reaching: .linkMade)
         willReachStep(.swapped)
+        try? FileSystem.removeRecursively(atPath: bundle + "/" + Self.emptyFolder)
         try linkLanguages(of: release.manifest, removingOthers: true)
         willReachStep(.oldLanguagesUnlinked)
         try prune(keeping: release)
         willReachStep(.pruned)
+    }
+
+    /// Points the link `name` at `target` with one `rename` of a new link over it (`..data_tmp` first), so that
+    /// it always leads to one folder or the other; `reaching` is the step announced between the two.
+    private func point(_ name: String, at target: String, reaching step: InstallStep? = nil) throws(ReleaseError) {
+        let stagingLink = bundle + "/" + Self.stagingLink
+        try? FileSystem.removeFile(atPath: stagingLink)
+        try system("link \(stagingLink)") { try FileSystem.makeSymbolicLink(atPath: stagingLink, pointingTo: target) }
+        if let step { willReachStep(step) }
+        try system("swap \(name)") { try FileSystem.rename(stagingLink, to: bundle + "/" + name) }
     }
 
     /// Makes the release installed before the current one current again.

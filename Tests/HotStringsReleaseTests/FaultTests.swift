@@ -97,4 +97,24 @@ import Testing
         #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..data_tmp" },
                 "\(fixture.targetEntries)")
     }
+
+    /// The first release into an empty bundle links its languages while `..data` points at an empty folder: killed
+    /// at any step, the bundle has that release or none, and the next pull installs it and removes the folder.
+    @Test(arguments: InstallStep.allCases)
+    func firstInstallKilledAtStep(step: InstallStep) throws {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let origin = try FaultOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        let killed = try HotstringsProcess.run(
+            ["pull", origin.url, fixture.target],
+            environment: [InstallStep.environmentVariable: String(step.rawValue)])
+        #expect(killed.code == 9, "step \(step): \(killed.stderr)")
+        #expect(fixture.currentRelease == (step.rawValue >= InstallStep.swapped.rawValue ? first : nil))
+        let next = try HotstringsProcess.run(["pull", origin.url, fixture.target])
+        #expect(next.code == 0, "\(next.stderr)")
+        #expect(try fixture.servesExactly(first))
+        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..data_tmp" || $0 == "...empty" },
+                "\(fixture.targetEntries)")
+    }
 }
