@@ -4,12 +4,15 @@ import HotStringsTestSupport
 import LinuxSystem
 
 /// `hotstrings-bench ota`: the over-the-air figures: our SHA-256 against `sha256sum` on the same file, and the bytes
-/// a pull fetches for a one-key change of a real bundle next to the bundle's size.
+/// a pull fetches for a one-key change of a real bundle next to the bundle's size, and publish-to-subscriber time of
+/// three pulling daemons next to their save-to-subscriber time for a local edit (`OTAFleet`).
 struct OTASuite: BenchmarkSuite {
     static let name = "ota"
-    static let abstract = "ota: SHA-256 vs sha256sum; bytes a pull fetches for a one-key change vs the bundle"
+    static let abstract =
+        "ota: SHA-256 vs sha256sum; bytes a pull fetches for a one-key change vs the bundle; fleet publish time"
     static let help = """
         USAGE: swift run -c release hotstrings-bench ota [--hash-mib N] [--corpus PATH | --bundle PATH]
+                                                     [--fleet-rounds N] [--pull-interval S]
 
         SHA-256: a file of N MiB of random bytes in a temporary folder, read and hashed by HotStrings' own SHA256
         (what `publish` and `pull` use), against `sha256sum FILE` (a process per run, reading the same file from
@@ -22,10 +25,19 @@ struct OTASuite: BenchmarkSuite {
         ($body_bytes_sent, every request of the second pull) and from the puller's own counter, next to the
         bundle's total size (every file of the manifest). Target: the changed file and the manifest only.
 
+        Fleet: three `hotstrings serve BUNDLE --pull URL --pull-interval S` daemons (own bundle, socket and state
+        each) pull from one nginx, two `hotstrings subscribe` processes each. N rounds: one key of a 100-key table
+        changes and is published; the time from the publish until each subscriber has read the reload (p50 and
+        max over subscribers and rounds), minus S. Next to it: three daemons without --pull on plain bundles of
+        the same tables, two subscribers each; N rounds of an atomic save of the same one-key change into each
+        bundle in turn, until each of its subscribers has read the reload. The ratio (max - S) / max local save.
+
         OPTIONS:
           --hash-mib N   size of the hashed file in MiB (default 64)
           --corpus PATH  the corpus folder (default $HOTSTRINGS_CORPUS, else ../shared/corpus)
           --bundle PATH  the bundle to publish instead of the corpus's element-ios bundle
+          --fleet-rounds N    publishes and local saves of the fleet figure (default 10)
+          --pull-interval S   the fleet daemons' pull interval in whole seconds (default 1)
         """
 
     static func run(arguments: [String]) throws -> Int32 {
@@ -34,12 +46,15 @@ struct OTASuite: BenchmarkSuite {
         let corpus = try options.value("--corpus")
         let bundle = try options.value("--bundle")
             ?? (ParseInputs.corpusDirectory(option: corpus) ?? "../shared/corpus") + "/element-ios/Riot/Assets"
+        let rounds = try options.positiveInteger("--fleet-rounds") ?? 10
+        let interval = Double(try options.positiveInteger("--pull-interval") ?? 1)
         try options.finish()
         let workspace = try FileSystem.makeTemporaryDirectory(prefix: "hs-bench-ota-")
         defer { try? FileSystem.removeRecursively(atPath: workspace) }
         let hashed = try hashThroughput(mebibytes: mebibytes, in: workspace)
         let fetched = try bytesFetched(bundle: bundle, in: workspace)
-        return hashed && fetched ? 0 : 1
+        let fleet = try OTAFleet.run(rounds: rounds, interval: interval, in: workspace)
+        return hashed && fetched && fleet ? 0 : 1
     }
 
     // MARK: - SHA-256

@@ -1,19 +1,18 @@
 import Foundation
-import HotStringsRelease
-import HotStringsTestSupport
 import LinuxSystem
 
 /// A real `hotstrings serve BUNDLE --pull URL` on one of a fixture's bundles, with the helpers the pull tests read
-/// it through: `status --json`, lookups, subscribers counting reloads.
-final class PullingDaemon {
-    let daemon: Daemon
-    let bundle: String
-    var socket: String { daemon.socket }
+/// it through: `status --json`, lookups, subscribers counting reloads (used by the release tests and
+/// `hotstrings-bench ota`).
+package final class PullingDaemon {
+    package let daemon: Daemon
+    package let bundle: String
+    package var socket: String { daemon.socket }
 
     /// Starts a daemon pulling `url` into `bundle` every `interval` seconds, its socket and state folder beside the
     /// bundle, and waits until it serves.
-    init(bundle: String, url: String, interval: String = "1", arguments: [String] = [], name: String = "pulled")
-        throws {
+    package init(bundle: String, url: String, interval: String = "1", arguments: [String] = [],
+                 name: String = "pulled") throws {
         self.bundle = bundle
         let folder = (bundle as NSString).deletingLastPathComponent
         daemon = try Daemon(bundle: bundle, socket: folder + "/\(name).sock", stateDirectory: folder + "/\(name)-state",
@@ -22,7 +21,7 @@ final class PullingDaemon {
     }
 
     /// The daemon's `status` answer.
-    func status() throws -> [String: Any] {
+    package func status() throws -> [String: Any] {
         let run = try HotstringsProcess.run(["status", "--json", "--socket", socket])
         guard run.code == 0, let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
             as? [String: Any] else { throw TimedOut(description: "status failed: \(run.stdout) \(run.stderr)") }
@@ -30,50 +29,53 @@ final class PullingDaemon {
     }
 
     /// The `pull` member of the status answer.
-    func pullStatus() throws -> [String: Any] {
+    package func pullStatus() throws -> [String: Any] {
         guard let pull = try status()["pull"] as? [String: Any] else { throw TimedOut(description: "no pull status") }
         return pull
     }
 
     /// The release the daemon's status names as installed.
-    func release() throws -> String? { try status()["release"] as? String }
+    package func release() throws -> String? { try status()["release"] as? String }
 
     /// Waits until the status names `release` as installed.
-    func waitForRelease(_ release: String, timeout: Duration = .seconds(20)) throws {
+    package func waitForRelease(_ release: String, timeout: Duration = .seconds(20)) throws {
         try waitUntil("release \(release) in \(bundle)'s status", timeout: timeout) {
             try self.release() == release
         }
     }
 
     /// `get greeting --language de`'s output.
-    func germanGreeting() throws -> String {
+    package func germanGreeting() throws -> String {
         try HotstringsProcess.run(["get", "greeting", "--language", "de", "--socket", socket]).stdout
     }
 
     /// A subscriber, once it has its snapshot.
-    func subscribe() throws -> HotstringsProcess {
+    package func subscribe() throws -> HotstringsProcess { try HotstringsProcess.subscriber(socket: socket) }
+
+    /// Stops the daemon with SIGTERM; its exit status.
+    @discardableResult
+    package func terminate() throws -> Int32? { try daemon.terminate() }
+}
+
+extension HotstringsProcess {
+    /// A `hotstrings subscribe` on `socket`, once it has its snapshot.
+    package static func subscriber(socket: String) throws -> HotstringsProcess {
         let subscriber = try HotstringsProcess(["subscribe", "--socket", socket])
         try subscriber.stdout.wait(untilContains: #""event":"snapshot""#)
         return subscriber
     }
 
-    /// Stops the daemon with SIGTERM; its exit status.
-    @discardableResult
-    func terminate() throws -> Int32? { try daemon.terminate() }
-}
-
-extension HotstringsProcess {
     /// The `reload` events a subscriber printed so far.
-    var reloads: Int { stdout.text.components(separatedBy: #""event":"reload""#).count - 1 }
+    package var reloads: Int { stdout.text.components(separatedBy: #""event":"reload""#).count - 1 }
 
     /// The `error` event lines a subscriber printed so far.
-    var errorEvents: [String] {
+    package var errorEvents: [String] {
         stdout.text.split(separator: "\n").map(String.init).filter { $0.contains(#""event":"error""#) }
     }
 }
 
 /// RFC 3339 with milliseconds, as `status` writes times.
-func statusDate(_ value: Any?) -> Date? {
+package func statusDate(_ value: Any?) -> Date? {
     guard let text = value as? String else { return nil }
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
