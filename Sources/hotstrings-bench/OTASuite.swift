@@ -30,7 +30,8 @@ struct OTASuite: BenchmarkSuite {
         changes and is published; the time from the publish until each subscriber has read the reload (p50 and
         max over subscribers and rounds), minus S. Next to it: three daemons without --pull on plain bundles of
         the same tables, two subscribers each; N rounds of an atomic save of the same one-key change into each
-        bundle in turn, until each of its subscribers has read the reload. The ratio (max - S) / max local save.
+        bundle in turn, until each of its subscribers has read the reload. Ratios of max - S to the local save's
+        max and p50.
 
         OPTIONS:
           --hash-mib N   size of the hashed file in MiB (default 64)
