@@ -19,12 +19,10 @@ final class WatchLoop {
         .closeWrite, .movedTo, .movedFrom, .create, .delete, .modify, .attrib,
         .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
     ]
-    /// The root holds language folders, links and String Catalogs. Writes are not watched there: a catalog in the
-    /// root is seen when it is made, renamed into place (editors' saves) or removed, not when rewritten in place.
-    /// (Watching writes in the root woke the watcher for every write of `..pull.lock` during an install, which
-    /// split the first release's links into two batches.)
+    /// The root holds language folders, links and String Catalogs: writes are seen for the catalogs.
     private static let rootMask: InotifyMask = [
-        .movedTo, .movedFrom, .create, .delete, .attrib, .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
+        .closeWrite, .movedTo, .movedFrom, .create, .delete, .modify, .attrib, .deleteSelf, .moveSelf,
+        .onlyDirectory, .excludeUnlinked,
     ]
 
     let root: String
@@ -126,6 +124,8 @@ final class WatchLoop {
             note(event, to: BundleLayout.catalog(named: event.name, ofTable: table, in: ""), at: now)
             return
         }
+        // Other files of the root are nobody's: a write to one wakes the watcher and changes nothing.
+        if event.mask.contains(.closeWrite) || event.mask.contains(.modify) { return }
         if event.mask.contains(.attrib) {
             // The root's permissions changed (name empty), or a folder's in it: look at every folder again.
             if event.name.isEmpty || BundleLayout.language(ofFolder: event.name) != nil { rescanAllFolders(at: now) }

@@ -42,10 +42,7 @@ import Testing
         }
         #expect(session.log.all[index].updates.count { $0.file == "Settings.xcstrings" } == 1)
 
-        // Removed, then made again and written in place (no rename): its creation brings the read once it settles.
-        let removal = session.log.count
-        try session.bundle.remove("Settings.xcstrings")
-        try session.log.waitForBatch(from: removal, "the removal") { $0.seen["Settings.xcstrings"] == .removed }
+        // Written in place (no rename): the root's CLOSE_WRITE brings the read.
         let inPlace = session.log.count
         try session.bundle.create("Settings.xcstrings", Self.settings(title: "Konfiguration"))
         try session.log.waitForBatch(from: inPlace, "the catalog written in place") {
