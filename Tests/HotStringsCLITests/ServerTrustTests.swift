@@ -64,17 +64,9 @@ struct ServerTrustTests {
         let sandbox = try Sandbox()
         let daemon = try squatter(sandbox)
         func python(_ arguments: [String]) throws -> (code: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [repositoryRoot.path + "/examples/hotstrings_client.py", "--socket", daemon.socket]
-                + arguments
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+            let script = repositoryRoot.path + "/examples/hotstrings_client.py"
+            let run = try ProcessRun.tool("/usr/bin/python3", [script, "--socket", daemon.socket] + arguments)
+            return (run.code, run.stdout + run.stderr)
         }
         let refused = try python(["get", "greeting", "--language", "en"])
         #expect(refused.code == 2)

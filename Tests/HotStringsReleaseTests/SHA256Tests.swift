@@ -73,15 +73,9 @@ import Testing
     private func expectSha256sumAgrees(paths: [String], expected: [String: String]) throws {
         guard let tool = ["/usr/bin/sha256sum", "/bin/sha256sum"].first(where: FileManager.default.isExecutableFile)
         else { try Test.cancel("sha256sum is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = paths
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try ProcessRun.tool(tool, paths)
+        #expect(run.code == 0, "\(run.stderr)")
+        let output = run.stdout
         var checked = 0
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)

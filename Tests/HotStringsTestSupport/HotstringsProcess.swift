@@ -136,6 +136,34 @@ package struct ProcessRun: Sendable {
     package var stderr: String
 }
 
+extension ProcessRun {
+    /// Runs another tool (`openssl`, `sha256sum`, `python3`) at `executable` to its end, its output read as it
+    /// arrives.
+    /// - Throws: what `Process.run` throws; `TimedOut` when it has not ended after `timeout`.
+    package static func tool(_ executable: String, _ arguments: [String],
+                             timeout: Duration = .seconds(60)) throws -> ProcessRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        let (output, errors) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let stdout = PipeReader(output.fileHandleForReading)
+        let stderr = PipeReader(errors.fileHandleForReading)
+        guard exited.wait(timeout: .now() + .nanoseconds(timeout.nanoseconds)) == .success else {
+            process.terminate()
+            throw TimedOut(description: "\(executable) \(arguments) did not finish within \(timeout)")
+        }
+        try stdout.wait(for: "the end of standard output") { _ in stdout.isFinished }
+        try stderr.wait(for: "the end of standard error") { _ in stderr.isFinished }
+        return ProcessRun(code: process.terminationStatus, stdout: stdout.text, stderr: stderr.text)
+    }
+}
+
 /// The exit status a termination handler records on Foundation's thread and the test reads.
 private final class ExitStatus: Sendable {
     let value = Mutex<Int32?>(nil)

@@ -267,20 +267,12 @@ package final class TestCertificate {
         folder = try FileSystem.makeTemporaryDirectory(prefix: "hs-tls-")
         certificate = folder + "/certificate.pem"
         key = folder + "/key.pem"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: openssl)
-        process.arguments = [
+        let run = try ProcessRun.tool(openssl, [
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
             "-keyout", key, "-out", certificate,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TimedOut(description: "openssl failed:\n\(text)") }
+        ])
+        guard run.code == 0 else { throw TimedOut(description: "openssl failed:\n\(run.stdout)\(run.stderr)") }
     }
 
     deinit {
