@@ -28,7 +28,8 @@ package struct ReleaseStore: Sendable {
     static let stagingLink = "..data_tmp"
     static let temporaryPrefix = "..tmp-"
     static let lockName = "..pull.lock"
-    /// What `..data` points at while the first release into an empty bundle is linked (removed after its swap).
+    /// What `..data` points at while the first release into an empty bundle is linked. It stays until the next
+    /// `prepare()`: removed at once, a watcher that had just read `..data` could find its target gone.
     static let emptyFolder = "...empty"
 
     /// The store of the bundle at `bundle`.
@@ -199,7 +200,6 @@ package struct ReleaseStore: Sendable {
         willReachStep(.languagesLinked)
         try point(Self.dataLink, at: release.folderName, reaching: .linkMade)
         willReachStep(.swapped)
-        try? FileSystem.removeRecursively(atPath: bundle + "/" + Self.emptyFolder)
         try linkLanguages(of: release.manifest, removingOthers: true)
         willReachStep(.oldLanguagesUnlinked)
         try prune(keeping: release)

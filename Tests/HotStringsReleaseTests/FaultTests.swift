@@ -114,7 +114,10 @@ import Testing
         let next = try HotstringsProcess.run(["pull", origin.url, fixture.target])
         #expect(next.code == 0, "\(next.stderr)")
         #expect(try fixture.servesExactly(first))
-        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..data_tmp" || $0 == "...empty" },
+        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..data_tmp" },
                 "\(fixture.targetEntries)")
+        // The empty folder stays until the next pull's clean-up (a watcher may have just read `..data`).
+        #expect(try HotstringsProcess.run(["pull", origin.url, fixture.target]).code == 0)
+        #expect(!fixture.targetEntries.contains("...empty"), "\(fixture.targetEntries)")
     }
 }
