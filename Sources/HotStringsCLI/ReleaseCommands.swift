@@ -15,7 +15,8 @@ struct PublishCommand: Command {
             no-cache) and files/ as immutable (max-age=31536000, immutable): see docs/DEPLOY.md.
             """,
         arguments: [
-            ArgumentSpec(name: "bundle", help: "The bundle directory holding <language>.lproj folders."),
+            ArgumentSpec(name: "bundle",
+                         help: "The bundle directory holding <language>.lproj folders (and root .xcstrings catalogs)."),
             ArgumentSpec(name: "outdir", help: "The folder to publish into (created if missing)."),
         ],
         options: [
@@ -75,7 +76,8 @@ struct PullCommand: Command {
             304. Files any installed release has are taken from the disk; the others are fetched from \
             files/<sha256>. Every file's size and SHA-256 are checked and every table must parse before \
             anything is installed; then the release goes into BUNDLE/..<release> and one rename of the \
-            BUNDLE/..data link makes it current (BUNDLE/<language>.lproj -> ..data/<language>.lproj), so a \
+            BUNDLE/..data link makes it current (BUNDLE/<language>.lproj -> ..data/<language>.lproj, and the \
+            same for root <table>.xcstrings catalogs), so a \
             daemon serving BUNDLE reloads once. On any failure nothing is installed and the reason is printed. \
             BUNDLE must be empty (or missing) the first time. To keep pulling, run the daemon with \
             'hotstrings serve BUNDLE --pull URL' (docs/DEPLOY.md), or this command from a timer.

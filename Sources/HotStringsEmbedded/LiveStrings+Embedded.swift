@@ -45,7 +45,8 @@ extension LiveStrings {
     /// it pulls at start and then every `pull.interval` on a thread of its own (the network never blocks the
     /// cooperative pool), verifies each release whole before one atomic install, and the reload follows through
     /// the watcher. A failed pull keeps the last good release (offline, indefinitely), backs off, and is reported
-    /// to `pull.onFailure`. The bundle is created if missing and must hold no `<language>.lproj` folders of its own.
+    /// to `pull.onFailure`. The bundle is created if missing and must hold no `<language>.lproj` folders (nor root
+    /// `.xcstrings` catalogs) of its own.
     ///
     /// ```swift
     /// let strings = try LiveStrings.embedded(

@@ -67,29 +67,37 @@ package struct Publisher {
                        isUnchanged: false)
     }
 
-    /// Every regular file of the bundle's language folders, by bundle path, in path order. Hidden names and `~`
-    /// backups are left out, as the watcher leaves them out; folders reached through links are read (a bundle that
-    /// is itself installed from releases publishes its current release).
+    /// Every regular file of the bundle's language folders and every String Catalog (`T.xcstrings`) in its root,
+    /// by bundle path, in path order. Hidden names and `~` backups are left out, as the watcher leaves them out;
+    /// folders and catalogs reached through links are read (a bundle that is itself installed from releases
+    /// publishes its current release).
     package func collect(bundle: String) throws(ReleaseError) -> [(path: String, bytes: [UInt8])] {
         var found: [(path: String, bytes: [UInt8])] = []
         let entries = try system("list \(bundle)") { try FileSystem.listDirectory(atPath: bundle) }
-        for entry in entries where entry.name.hasSuffix(".lproj") && !entry.name.hasPrefix(".") {
-            let folder = bundle + "/" + entry.name
-            guard (try? FileSystem.status(atPath: folder))?.kind == .directory else { continue }
-            let files = try system("list \(folder)") { try FileSystem.listDirectory(atPath: folder) }
-            for file in files where !file.name.hasPrefix(".") && !file.name.hasSuffix("~") {
-                let path = folder + "/" + file.name
+        for entry in entries where !entry.name.hasPrefix(".") {
+            let path = bundle + "/" + entry.name
+            if entry.name.hasSuffix(".xcstrings"), ReleaseManifest.isSafeBundlePath(entry.name) {
                 guard (try? FileSystem.status(atPath: path))?.kind == .file else { continue }
-                let bytes = try system("read \(path)") {
-                    try FileSystem.readFile(atPath: path, maximumSize: maximumFileSize)
-                }
-                found.append((entry.name + "/" + file.name, bytes))
+                found.append((entry.name, try read(path)))
+                continue
+            }
+            guard entry.name.hasSuffix(".lproj"), (try? FileSystem.status(atPath: path))?.kind == .directory
+            else { continue }
+            let files = try system("list \(path)") { try FileSystem.listDirectory(atPath: path) }
+            for file in files where !file.name.hasPrefix(".") && !file.name.hasSuffix("~") {
+                let filePath = path + "/" + file.name
+                guard (try? FileSystem.status(atPath: filePath))?.kind == .file else { continue }
+                found.append((entry.name + "/" + file.name, try read(filePath)))
             }
         }
         guard !found.isEmpty else {
-            throw .system("\(bundle) has no files in <language>.lproj folders: nothing to publish")
+            throw .system("\(bundle) has no files in <language>.lproj folders and no root catalogs: nothing to publish")
         }
-        return found
+        return found.sorted { $0.path < $1.path }
+    }
+
+    private func read(_ path: String) throws(ReleaseError) -> [UInt8] {
+        try system("read \(path)") { try FileSystem.readFile(atPath: path, maximumSize: maximumFileSize) }
     }
 
     /// Writes the manifest under a temporary name and renames it over the old one, its modification time at

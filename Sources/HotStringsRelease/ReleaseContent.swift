@@ -6,12 +6,19 @@ package enum ReleaseContent {
     /// Checks the file at bundle path `path` (`de.lproj/Localizable.strings`) holding `bytes`.
     ///
     /// `.strings` files must parse as the watcher parses them; `.stringsdict` files must be property lists whose
-    /// entries are valid format rules. Other files are carried as they are.
+    /// entries are valid format rules; `.xcstrings` String Catalogs (in the root or in a language folder) must
+    /// parse as the watcher's `StringCatalog` reads them. Other files are carried as they are.
     /// - Throws: `ReleaseError.invalidTable` with the path and, for parse errors, the line and column.
     package static func validate(_ bytes: [UInt8], path: String) throws(ReleaseError) {
         if path.hasSuffix(".strings") {
             do throws(ParseError) {
                 _ = try StringsFile.parse(bytes)
+            } catch {
+                throw .invalidTable(FileProblem(file: path, error))
+            }
+        } else if path.hasSuffix(".xcstrings") {
+            do throws(ParseError) {
+                _ = try StringCatalog.parse(bytes)
             } catch {
                 throw .invalidTable(FileProblem(file: path, error))
             }

@@ -4,8 +4,9 @@ import Foundation
 /// digests. The files themselves are published as `files/<sha256>`.
 ///
 /// Decoding checks everything a puller relies on before it touches the disk: the format version, a release id
-/// that is a safe folder name, file paths of the form `<language>.lproj/<file>` with no hidden or parent
-/// components, digests of 64 lowercase hex digits, sizes within the cap, and no path given twice.
+/// that is a safe folder name, file paths of the form `<language>.lproj/<file>` or `<table>.xcstrings` (a String
+/// Catalog in the bundle's root) with no hidden or parent components, digests of 64 lowercase hex digits, sizes
+/// within the cap, and no path given twice.
 package struct ReleaseManifest: Sendable, Equatable {
     /// The format this code writes and reads.
     package static let formatVersion = 1
@@ -26,8 +27,11 @@ package struct ReleaseManifest: Sendable, Equatable {
             self.sha256 = sha256
         }
 
-        /// The language folder the file is in (`de.lproj`).
-        package var folder: String { String(path.prefix { $0 != "/" }) }
+        /// The language folder the file is in (`de.lproj`); nil for a catalog in the bundle's root.
+        package var folder: String? { isRootCatalog ? nil : String(path.prefix { $0 != "/" }) }
+
+        /// Whether the file is a String Catalog in the bundle's root (`Settings.xcstrings`).
+        package var isRootCatalog: Bool { !path.contains("/") }
     }
 
     /// The release's id: `<UTC time>-<12 hex digits of the content digest>`, a safe folder name.
@@ -45,7 +49,10 @@ package struct ReleaseManifest: Sendable, Equatable {
     }
 
     /// The language folders the release has, sorted (`de.lproj`, `en.lproj`).
-    package var folders: [String] { Array(Set(files.map(\.folder))).sorted() }
+    package var folders: [String] { Array(Set(files.compactMap(\.folder))).sorted() }
+
+    /// The String Catalogs the release has in the bundle's root, sorted (`Settings.xcstrings`).
+    package var rootCatalogs: [String] { files.filter(\.isRootCatalog).map(\.path) }
 
     /// The bytes of all files together.
     package var totalSize: Int { files.reduce(0) { $0 + $1.size } }
@@ -106,7 +113,8 @@ package struct ReleaseManifest: Sendable, Equatable {
                 throw .invalidManifest("files[\(index)] needs a string path, an integer size and a string sha256")
             }
             guard isSafeBundlePath(path) else {
-                throw .invalidManifest("files[\(index)]: path '\(path)' is not <language>.lproj/<file>")
+                throw .invalidManifest(
+                    "files[\(index)]: path '\(path)' is not <language>.lproj/<file> or <table>.xcstrings")
             }
             guard (0...maximumFileSize).contains(size) else {
                 throw .invalidManifest("files[\(index)] (\(path)): size \(size) is over the cap of \(maximumFileSize)")
@@ -133,11 +141,15 @@ package struct ReleaseManifest: Sendable, Equatable {
             || $0 == UInt8(ascii: "-") }
     }
 
-    /// Whether `path` is `<language>.lproj/<file>`: two components, neither hidden nor a backup, printable
-    /// ASCII or any non-ASCII, no control characters.
+    /// Whether `path` is `<language>.lproj/<file>` (two components) or `<table>.xcstrings` (one): no component
+    /// hidden or a backup, printable ASCII or any non-ASCII, no control characters.
     package static func isSafeBundlePath(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].hasSuffix(".lproj"), parts[0].count > 6 else { return false }
+        switch parts.count {
+        case 1: guard parts[0].hasSuffix(".xcstrings"), parts[0].count > 10 else { return false }
+        case 2: guard parts[0].hasSuffix(".lproj"), parts[0].count > 6 else { return false }
+        default: return false
+        }
         return parts.allSatisfy { part in
             !part.isEmpty && !part.hasPrefix(".") && !part.hasSuffix("~") && part.utf8.count <= 255
                 && part.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }

@@ -7,14 +7,15 @@ import LinuxSystem
 /// BUNDLE/..20261203T101500Z-ab12cd34ef56/de.lproj/Localizable.strings   a release, never changed once in place
 /// BUNDLE/..data -> ..20261203T101500Z-ab12cd34ef56                      the current release
 /// BUNDLE/de.lproj -> ..data/de.lproj                                    what the watcher serves
+/// BUNDLE/Settings.xcstrings -> ..data/Settings.xcstrings                a String Catalog of the root, the same way
 /// ```
 ///
 /// An install writes a new release folder under a temporary name, renames it into place, and makes it current
 /// with one `rename` of a new `..data` link over the old one, so the watcher reads the whole release in one
-/// batch and subscribers get one reload. Links for languages the new release adds are made before the swap (they
-/// lead nowhere until then, which the watcher ignores), links for languages it drops are removed after it. Into an
-/// empty bundle, `..data` first points at an empty folder (`...empty`, a name no release folder can have), so the
-/// first release is linked the same way.
+/// batch and subscribers get one reload. Links for languages (and root catalogs) the new release adds are made
+/// before the swap (they lead nowhere until then, which the watcher ignores), links for those it drops are removed
+/// after it. Into an empty bundle, `..data` first points at an empty folder (`...empty`, a name no release folder
+/// can have), so the first release is linked the same way.
 /// Whatever step a crash interrupts, `..data` names one whole release; `prepare()` removes what is left over.
 package struct ReleaseStore: Sendable {
     /// The bundle folder.
@@ -86,14 +87,16 @@ package struct ReleaseStore: Sendable {
 
     // MARK: - Start-up
 
-    /// Makes the bundle folder if missing, refuses a bundle that holds language folders of its own, and cleans
+    /// Makes the bundle folder if missing, refuses a bundle that holds language folders or root String Catalogs
+    /// of its own, and cleans
     /// up after an install that was killed: temporary folders and links, links that do not match the current
     /// release, and release folders beyond the kept count.
-    /// - Throws: `ReleaseError.unmanagedBundle` for a bundle with real language folders, `.system` otherwise.
+    /// - Throws: `ReleaseError.unmanagedBundle` for a bundle with real language folders or root catalogs,
+    ///   `.system` otherwise.
     package func prepare() throws(ReleaseError) {
         try system("create \(bundle)") { try makeDirectories(bundle) }
         let entries = try system("list \(bundle)") { try FileSystem.listDirectory(atPath: bundle) }
-        for entry in entries where entry.name.hasSuffix(".lproj") && !entry.name.hasPrefix(".") {
+        for entry in entries where Self.isLinkedName(entry.name) {
             let target = try? FileSystem.linkTarget(atPath: bundle + "/" + entry.name)
             guard entry.kind == .symlink, target == Self.dataLink + "/" + entry.name else {
                 throw .unmanagedBundle("\(bundle) holds \(entry.name) of its own: releases are installed only into "
@@ -112,7 +115,7 @@ package struct ReleaseStore: Sendable {
             try? FileSystem.removeRecursively(atPath: bundle + "/" + Self.emptyFolder)
         }
         if let current = current() {
-            try linkLanguages(of: current.manifest, removingOthers: true)
+            try linkEntries(of: current.manifest, removingOthers: true)
             try prune(keeping: current)
         }
     }
@@ -121,8 +124,8 @@ package struct ReleaseStore: Sendable {
     /// watches it: `prepare()` under the lock.
     /// - Returns: a failure the first pull will meet again (another pull holds the lock, a disk error), for the
     ///   caller to log; nil when the bundle is ready.
-    /// - Throws: `ReleaseError.unmanagedBundle` for a bundle with language folders of its own: pulling into it
-    ///   would fail forever.
+    /// - Throws: `ReleaseError.unmanagedBundle` for a bundle with language folders or root catalogs of its own:
+    ///   pulling into it would fail forever.
     package func prepareForPulling() throws(ReleaseError) -> ReleaseError? {
         do throws(ReleaseError) {
             try locked { () throws(ReleaseError) in try prepare() }
@@ -181,8 +184,8 @@ package struct ReleaseStore: Sendable {
         try makeCurrent(release)
     }
 
-    /// Makes the installed `release` current: language links for the new languages, the `..data` swap, then
-    /// the links of languages it lacks removed, and older releases pruned.
+    /// Makes the installed `release` current: links for the new languages and root catalogs, the `..data` swap,
+    /// then the links of languages and catalogs it lacks removed, and older releases pruned.
     /// - Throws: `ReleaseError.system` naming the failing step.
     package func makeCurrent(_ release: InstalledRelease) throws(ReleaseError) {
         // Into an empty bundle, `..data` first points at an empty folder: the new languages' links are then made
@@ -196,11 +199,11 @@ package struct ReleaseStore: Sendable {
             }
             try point(Self.dataLink, at: Self.emptyFolder)
         }
-        try linkLanguages(of: release.manifest, removingOthers: false)
+        try linkEntries(of: release.manifest, removingOthers: false)
         willReachStep(.languagesLinked)
         try point(Self.dataLink, at: release.folderName, reaching: .linkMade)
         willReachStep(.swapped)
-        try linkLanguages(of: release.manifest, removingOthers: true)
+        try linkEntries(of: release.manifest, removingOthers: true)
         willReachStep(.oldLanguagesUnlinked)
         try prune(keeping: release)
         willReachStep(.pruned)
@@ -233,12 +236,18 @@ package struct ReleaseStore: Sendable {
         try system("write \(path)") { try FileSystem.writeFileAtomically(release.recordJSON, toPath: path) }
     }
 
-    /// Links `<folder> -> ..data/<folder>` for every language folder of `manifest`; with `removingOthers`, also
-    /// removes the links of folders it lacks.
-    private func linkLanguages(of manifest: ReleaseManifest, removingOthers: Bool) throws(ReleaseError) {
-        let wanted = Set(manifest.folders)
+    /// Whether `name` in the bundle's root is one the store links into `..data`: a language folder or a String
+    /// Catalog, not hidden.
+    private static func isLinkedName(_ name: String) -> Bool {
+        !name.hasPrefix(".") && (name.hasSuffix(".lproj") || name.hasSuffix(".xcstrings"))
+    }
+
+    /// Links `<name> -> ..data/<name>` for every language folder and root catalog of `manifest`; with
+    /// `removingOthers`, also removes the links of those it lacks.
+    private func linkEntries(of manifest: ReleaseManifest, removingOthers: Bool) throws(ReleaseError) {
+        let wanted = Set(manifest.folders + manifest.rootCatalogs)
         let entries = try system("list \(bundle)") { try FileSystem.listDirectory(atPath: bundle) }
-        let present = Set(entries.filter { $0.kind == .symlink && $0.name.hasSuffix(".lproj") }.map(\.name))
+        let present = Set(entries.filter { $0.kind == .symlink && Self.isLinkedName($0.name) }.map(\.name))
         for folder in wanted.subtracting(present).sorted() {
             let path = bundle + "/" + folder
             try system("link \(path)") {
@@ -297,13 +306,13 @@ package enum InstallStep: Int, Sendable, CaseIterable {
     case filesWritten
     /// The release folder has its final name.
     case releaseFolderInPlace
-    /// Links for the release's new languages exist (leading nowhere yet).
+    /// Links for the release's new languages and root catalogs exist (leading nowhere yet).
     case languagesLinked
     /// `..data_tmp` points at the new release.
     case linkMade
     /// `..data` points at the new release: it is current.
     case swapped
-    /// Links of languages the release lacks are gone.
+    /// Links of languages and root catalogs the release lacks are gone.
     case oldLanguagesUnlinked
     /// Older releases beyond the kept count are removed.
     case pruned

@@ -76,9 +76,11 @@ import Testing
         let origin = try FaultOrigin(root: fixture.output)
         let first = try fixture.publish()
         _ = try Puller(bundle: fixture.target, options: try fixture.options(origin.url)).pull()
-        // The second release drops a language and adds one, so the link steps have work to do.
+        // The second release drops a language and a root catalog and adds one of each, so the link steps have
+        // work to do.
         try FileSystem.removeRecursively(atPath: fixture.source + "/zh-Hans.lproj")
         try fixture.sandbox.write("\"greeting\" = \"Ciao\";\n", to: "it.lproj/Localizable.strings")
+        try FileSystem.rename(fixture.source + "/Settings.xcstrings", to: fixture.source + "/Preferences.xcstrings")
         let second = try fixture.publish()
         let killed = try HotstringsProcess.run(
             ["pull", origin.url, fixture.target],

@@ -9,7 +9,7 @@ import Testing
         let fixture = try ReleaseFixture()
         let outcome = try Publisher().publish(bundle: fixture.source, to: fixture.output)
         #expect(!outcome.isUnchanged)
-        #expect(outcome.manifest.files.count == 15)
+        #expect(outcome.manifest.files.count == 16)
         let manifest = try ReleaseManifest.decode(
             try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20))
         #expect(manifest == outcome.manifest)
@@ -48,6 +48,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.output + "/manifest.json"))
     }
 
+    @Test func aRootCatalogIsPublishedButNotAHiddenOrBackupOne() throws {
+        let fixture = try ReleaseFixture()
+        let catalog = try fixture.sandbox.read("Settings.xcstrings")
+        try fixture.sandbox.write(catalog, to: ".Hidden.xcstrings")
+        try fixture.sandbox.write(catalog, to: "Settings.xcstrings~")
+        let manifest = try Publisher().publish(bundle: fixture.source, to: fixture.output).manifest
+        #expect(manifest.rootCatalogs == ["Settings.xcstrings"])
+        #expect(!manifest.folders.contains("Settings.xcstrings"))
+        let file = try #require(manifest.files.first { $0.path == "Settings.xcstrings" })
+        let published = try FileSystem.readFile(atPath: fixture.output + "/files/" + file.sha256, maximumSize: 1 << 20)
+        #expect(published == Array(catalog.utf8))
+    }
+
+    @Test(arguments: ["Settings.xcstrings", "de.lproj/Extra.xcstrings"])
+    func aCatalogThatDoesNotParseIsNotPublished(path: String) throws {
+        let fixture = try ReleaseFixture()
+        try fixture.sandbox.write("{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : { \"a\" \"b\" }\n}\n", to: path)
+        #expect {
+            try Publisher().publish(bundle: fixture.source, to: fixture.output)
+        } throws: { error in
+            guard case .invalidTable(let problem) = error as? ReleaseError else { return false }
+            return problem.file == path && problem.line == 3 && problem.column == 21
+        }
+        #expect(!FileManager.default.fileExists(atPath: fixture.output + "/manifest.json"))
+    }
+
     @Test func theCommandRefusesLintErrorsWithTheirPlace() throws {
         let fixture = try ReleaseFixture()
         try fixture.sandbox.save("\"a\" = \"b\"\n", to: "fr.lproj/Localizable.strings")
@@ -69,12 +95,18 @@ import Testing
     @Test func roundTrip() throws {
         let original = ReleaseManifest(release: "20261203T101500Z-0123456789ab", created: "2026-12-03T10:15:00Z",
                                        files: [.init(path: "de.lproj/Localizable.strings", size: 3, sha256: digest),
-                                               .init(path: "Base.lproj/a \"q\".strings", size: 0, sha256: digest)])
+                                               .init(path: "Base.lproj/a \"q\".strings", size: 0, sha256: digest),
+                                               .init(path: "Settings.xcstrings", size: 5, sha256: digest)])
         #expect(try ReleaseManifest.decode(original.json) == original)
     }
 
     @Test(arguments: [
         ("../etc/passwd", "is not <language>.lproj/<file>"),
+        ("../x.xcstrings", "is not <language>.lproj/<file> or <table>.xcstrings"),
+        ("a/b.xcstrings", "is not <language>.lproj/<file> or <table>.xcstrings"),
+        (".x.xcstrings", "is not <language>.lproj/<file>"),
+        (".xcstrings", "is not <language>.lproj/<file>"),
+        ("x.xcstrings/", "is not <language>.lproj/<file>"),
         ("de.lproj/../../x", "is not <language>.lproj/<file>"),
         ("de.lproj/.hidden", "is not <language>.lproj/<file>"),
         ("/abs.lproj/x", "is not <language>.lproj/<file>"),

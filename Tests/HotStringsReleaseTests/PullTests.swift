@@ -20,7 +20,7 @@ import Testing
         let installed = try puller.pull()
         #expect(installed.kind == .installed(previous: nil))
         #expect(installed.release == first)
-        #expect(installed.requests == 16)
+        #expect(installed.requests == 17, "the manifest and 16 files, Settings.xcstrings one of them")
         #expect(try fixture.servesExactly(first))
         let again = try puller.pull()
         #expect(again.kind == .notModified)
@@ -82,13 +82,20 @@ import Testing
         try fixture.publish()
         let puller = Puller(bundle: fixture.target, options: try fixture.options(nginx.url))
         _ = try puller.pull()
+        #expect(try FileSystem.linkTarget(atPath: fixture.target + "/Settings.xcstrings")
+            == "..data/Settings.xcstrings")
         try FileSystem.removeRecursively(atPath: fixture.source + "/zh-Hans.lproj")
         try fixture.sandbox.write("\"greeting\" = \"Ciao\";\n", to: "it.lproj/Localizable.strings")
+        // The root catalog is renamed: one catalog dropped, one added.
+        try FileSystem.rename(fixture.source + "/Settings.xcstrings", to: fixture.source + "/Preferences.xcstrings")
         let second = try fixture.publish()
         _ = try puller.pull()
         #expect(try fixture.servesExactly(second))
         #expect(!fixture.targetEntries.contains("zh-Hans.lproj"))
+        #expect(!fixture.targetEntries.contains("Settings.xcstrings"))
         #expect(try FileSystem.linkTarget(atPath: fixture.target + "/it.lproj") == "..data/it.lproj")
+        #expect(try FileSystem.linkTarget(atPath: fixture.target + "/Preferences.xcstrings")
+            == "..data/Preferences.xcstrings")
     }
 
     @Test func aBundleWithFoldersOfItsOwnIsRefused() throws {
@@ -97,5 +104,17 @@ import Testing
         try fixture.publish()
         let puller = Puller(bundle: fixture.source, options: try fixture.options(nginx.url))
         #expect { try puller.pull() } throws: { "\($0)".contains("holds Base.lproj of its own") }
+    }
+
+    @Test func aBundleWithARootCatalogOfItsOwnIsRefused() throws {
+        let fixture = try ReleaseFixture()
+        let nginx = try origin(fixture)
+        try fixture.publish()
+        try FileSystem.makeDirectory(atPath: fixture.target)
+        try FileSystem.writeFile(Array(try fixture.sandbox.read("Settings.xcstrings").utf8),
+                                 toPath: fixture.target + "/Settings.xcstrings")
+        let puller = Puller(bundle: fixture.target, options: try fixture.options(nginx.url))
+        #expect { try puller.pull() } throws: { "\($0)".contains("holds Settings.xcstrings of its own") }
+        #expect(fixture.currentRelease == nil)
     }
 }

@@ -64,8 +64,8 @@ final class ReleaseFixture {
     /// The names in the target's root.
     var targetEntries: [String] { ((try? FileSystem.listDirectory(atPath: target)) ?? []).map(\.name) }
 
-    /// Checks that what the target serves through its language links is exactly release `id` of the publish
-    /// output: every file of its manifest, whole, and no language folder more.
+    /// Checks that what the target serves through its language and catalog links is exactly release `id` of the
+    /// publish output: every file of its manifest, whole, and no language folder or root catalog more.
     func servesExactly(_ id: String) throws -> Bool {
         let bytes = try FileSystem.readFile(atPath: output + "/releases/\(id).json", maximumSize: 1 << 20)
         let manifest = try ReleaseManifest.decode(bytes)
@@ -73,7 +73,9 @@ final class ReleaseFixture {
             guard let served = try? FileSystem.readFile(atPath: target + "/" + file.path, maximumSize: 1 << 24),
                   SHA256.hexDigest(served) == file.sha256 else { return false }
         }
-        let languages = Set(targetEntries.filter { $0.hasSuffix(".lproj") && !$0.hasPrefix(".") })
-        return languages == Set(manifest.folders)
+        let linked = Set(targetEntries.filter {
+            ($0.hasSuffix(".lproj") || $0.hasSuffix(".xcstrings")) && !$0.hasPrefix(".")
+        })
+        return linked == Set(manifest.folders + manifest.rootCatalogs)
     }
 }

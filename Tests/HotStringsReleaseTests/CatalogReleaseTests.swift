@@ -1,0 +1,53 @@
+import Foundation
+import HotStringsRelease
+import HotStringsTestSupport
+import LinuxSystem
+import Testing
+
+/// A root String Catalog (sample-bundle's `Settings.xcstrings`) carried over the air to a real `serve --pull`.
+@Suite struct CatalogReleaseTests {
+    @Test func aPulledRootCatalogIsServedAndItsChangeIsOneReloadOfTheChangedKeys() throws {
+        guard NginxOrigin.executable != nil else { try Test.cancel("nginx is not installed (CI installs it)") }
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let nginx = try NginxOrigin(root: fixture.output)
+        let first = try fixture.publish()
+        let daemon = try PullingDaemon(bundle: fixture.target, url: nginx.url)
+        try daemon.waitForRelease(first)
+        #expect(try FileSystem.linkTarget(atPath: fixture.target + "/Settings.xcstrings")
+            == "..data/Settings.xcstrings")
+        func settings(_ language: String) throws -> String {
+            try HotstringsProcess.run(["get", "Settings", "--table", "Settings", "--language", language,
+                                       "--socket", daemon.socket]).stdout
+        }
+        // The first pull races the first scan: the catalog link appears only once `..data` leads somewhere.
+        try waitUntil("the catalog served", timeout: .seconds(10)) { try settings("de").contains("Einstellungen") }
+        let subscriber = try daemon.subscribe()
+
+        let catalog = try fixture.sandbox.read("Settings.xcstrings")
+        try fixture.sandbox.save(catalog.replacingOccurrences(of: "\"Einstellungen\"", with: "\"Optionen\""),
+                                 to: "Settings.xcstrings")
+        let second = try fixture.publish()
+        try waitUntil("the new release's reload", timeout: .seconds(10)) { subscriber.reloads >= 1 }
+        try daemon.waitForRelease(second)
+        #expect(try settings("de").contains("Optionen"))
+        #expect(try settings("fr").contains("Réglages"))
+        // Pulls after the install find it current: still exactly one reload, naming only the changed key.
+        let installedAt = Date()
+        try waitUntil("a pull after the install", timeout: .seconds(10)) {
+            let pull = try daemon.pullStatus()
+            return (statusDate(pull["lastPull"]) ?? .distantPast) > installedAt.addingTimeInterval(0.5)
+                && pull["result"] as? String == "not-modified"
+        }
+        #expect(subscriber.reloads == 1, "\(subscriber.stdout.text)")
+        let reload = try #require(subscriber.stdout.text.split(separator: "\n").first {
+            $0.contains(#""event":"reload""#)
+        })
+        #expect(reload.components(separatedBy: #""table":"#).count == 2, "one table changed: \(reload)")
+        #expect(reload.contains(#""language":"de","table":"Settings","file":"Settings.xcstrings""#), "\(reload)")
+        #expect(reload.contains(#""added":{},"changed":{"Settings":"Optionen"},"removed":[]"#), "\(reload)")
+        #expect(subscriber.errorEvents.isEmpty, "\(subscriber.stdout.text)")
+        _ = subscriber.terminate()
+        #expect(try daemon.terminate() == 0)
+    }
+}
