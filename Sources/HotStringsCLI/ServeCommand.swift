@@ -40,8 +40,8 @@ struct ServeCommand: Command {
             keeps serving the installed release meanwhile, offline indefinitely. A failure is logged, sent \
             to subscribers as an error event and shown by 'status' (with the release, the last pull's time \
             and result, and the next pull's time). BUNDLE is created if missing and must hold no \
-            <language>.lproj folders or root .xcstrings catalogs of its own. SIGTERM cancels a pull in flight (nothing is installed) \
-            or lets an install that has begun finish.
+            <language>.lproj folders or root .xcstrings catalogs of its own. SIGTERM cancels a pull in \
+            flight (nothing is installed) or lets an install that has begun finish.
 
             Signals: SIGTERM and SIGINT stop the daemon after clients have read what was queued for them \
             (up to a second); SIGHUP rescans the bundle. Under systemd it sends READY=1 once the first scan \
