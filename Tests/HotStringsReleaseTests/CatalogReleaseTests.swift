@@ -7,10 +7,8 @@ import Testing
 /// A root String Catalog (sample-bundle's `Settings.xcstrings`) carried over the air to a real `serve --pull`.
 @Suite struct CatalogReleaseTests {
     @Test func aPulledRootCatalogIsServedAndItsChangeIsOneReloadOfTheChangedKeys() throws {
-        guard NginxOrigin.executable != nil else { try Test.cancel("nginx is not installed (CI installs it)") }
         let fixture = try ReleaseFixture()
-        try FileSystem.makeDirectory(atPath: fixture.output)
-        let nginx = try NginxOrigin(root: fixture.output)
+        let nginx = try fixture.nginxOrigin()
         let first = try fixture.publish()
         let daemon = try PullingDaemon(bundle: fixture.target, url: nginx.url)
         try daemon.waitForRelease(first)

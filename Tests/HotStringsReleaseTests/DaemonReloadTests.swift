@@ -7,10 +7,8 @@ import Testing
 /// A real daemon serving a bundle that pulls install into: one `reload` per release, the new values served.
 @Suite struct PulledReleaseReloadTests {
     @Test func eachReleaseIsOneReload() throws {
-        guard NginxOrigin.executable != nil else { try Test.cancel("nginx is not installed (CI installs it)") }
         let fixture = try ReleaseFixture()
-        try FileSystem.makeDirectory(atPath: fixture.output)
-        let nginx = try NginxOrigin(root: fixture.output)
+        let nginx = try fixture.nginxOrigin()
         try fixture.publish()
         // Pulled by `hotstrings pull`, as a timer would run it: a pull in this process would write the release
         // while other tests spawn children, which hold the files' descriptors until their exec; closing them then

@@ -6,15 +6,9 @@ import Testing
 
 /// Pulls from a real nginx over a real publish folder.
 @Suite struct NginxPullTests {
-    private func origin(_ fixture: ReleaseFixture) throws -> NginxOrigin {
-        guard NginxOrigin.executable != nil else { try Test.cancel("nginx is not installed (CI installs it)") }
-        try FileSystem.makeDirectory(atPath: fixture.output)
-        return try NginxOrigin(root: fixture.output)
-    }
-
     @Test func pullInstallsThenAnUnchangedOriginAnswers304() throws {
         let fixture = try ReleaseFixture()
-        let nginx = try origin(fixture)
+        let nginx = try fixture.nginxOrigin()
         let first = try fixture.publish()
         let puller = Puller(bundle: fixture.target, options: try fixture.options(nginx.url))
         let installed = try puller.pull()
@@ -31,7 +25,7 @@ import Testing
 
     @Test func aNewReleaseFetchesOnlyTheChangedFileAndSwapsWhole() throws {
         let fixture = try ReleaseFixture()
-        let nginx = try origin(fixture)
+        let nginx = try fixture.nginxOrigin()
         let first = try fixture.publish()
         let puller = Puller(bundle: fixture.target, options: try fixture.options(nginx.url))
         _ = try puller.pull()
@@ -48,7 +42,7 @@ import Testing
 
     @Test func releasesAreKeptUpToTheCountAndRollbackSwapsBack() throws {
         let fixture = try ReleaseFixture()
-        let nginx = try origin(fixture)
+        let nginx = try fixture.nginxOrigin()
         var options = try fixture.options(nginx.url)
         options.keptReleases = 2
         let puller = Puller(bundle: fixture.target, options: options)
@@ -78,7 +72,7 @@ import Testing
 
     @Test func aLanguageAddedAndOneDroppedChangeTheLinks() throws {
         let fixture = try ReleaseFixture()
-        let nginx = try origin(fixture)
+        let nginx = try fixture.nginxOrigin()
         try fixture.publish()
         let puller = Puller(bundle: fixture.target, options: try fixture.options(nginx.url))
         _ = try puller.pull()
@@ -100,7 +94,7 @@ import Testing
 
     @Test func aBundleWithFoldersOfItsOwnIsRefused() throws {
         let fixture = try ReleaseFixture()
-        let nginx = try origin(fixture)
+        let nginx = try fixture.nginxOrigin()
         try fixture.publish()
         let puller = Puller(bundle: fixture.source, options: try fixture.options(nginx.url))
         #expect { try puller.pull() } throws: { "\($0)".contains("holds Base.lproj of its own") }
@@ -108,7 +102,7 @@ import Testing
 
     @Test func aBundleWithARootCatalogOfItsOwnIsRefused() throws {
         let fixture = try ReleaseFixture()
-        let nginx = try origin(fixture)
+        let nginx = try fixture.nginxOrigin()
         try fixture.publish()
         try FileSystem.makeDirectory(atPath: fixture.target)
         try FileSystem.writeFile(Array(try fixture.sandbox.read("Settings.xcstrings").utf8),

@@ -2,6 +2,7 @@ import Foundation
 import HotStringsRelease
 import HotStringsTestSupport
 import LinuxSystem
+import Testing
 
 /// A bundle to publish (a copy of sample-bundle), a publish folder, and a second bundle to pull into, in one
 /// temporary folder.
@@ -62,6 +63,13 @@ final class ReleaseFixture {
     var currentRelease: String? { ReleaseStore(bundle: target).current()?.id }
 
     /// The names in the target's root.
+    /// A real nginx serving `output` (made here); the test is cancelled when nginx is not installed.
+    func nginxOrigin() throws -> NginxOrigin {
+        guard NginxOrigin.executable != nil else { try Test.cancel("nginx is not installed (CI installs it)") }
+        try FileSystem.makeDirectory(atPath: output)
+        return try NginxOrigin(root: output)
+    }
+
     var targetEntries: [String] { ((try? FileSystem.listDirectory(atPath: target)) ?? []).map(\.name) }
 
     /// Checks that what the target serves through its language and catalog links is exactly release `id` of the

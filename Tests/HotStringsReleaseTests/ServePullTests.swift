@@ -7,10 +7,8 @@ import Testing
 /// `hotstrings serve --pull` against a real nginx: installs, one reload per release, 304s, status fields.
 @Suite struct ServePullTests {
     @Test func aPublishedReleaseIsInstalledWithOneReloadAndAnUnchangedOriginIsA304() throws {
-        guard NginxOrigin.executable != nil else { try Test.cancel("nginx is not installed (CI installs it)") }
         let fixture = try ReleaseFixture()
-        try FileSystem.makeDirectory(atPath: fixture.output)
-        let nginx = try NginxOrigin(root: fixture.output)
+        let nginx = try fixture.nginxOrigin()
         let first = try fixture.publish()
         // The bundle does not exist yet: serve --pull creates it and installs the first release.
         let daemon = try PullingDaemon(bundle: fixture.target, url: nginx.url)
