@@ -15,6 +15,10 @@ enum TableRead: Sendable {
     /// A whole-looking version, but another process had the file open for writing around the read (perhaps
     /// truncated and not yet written): published only once the file has also been quiet for the settle time.
     case writerOpen(TableUpdate.Content)
+    /// Empty while another process had it open for writing: exactly what a writer that truncated the file and has
+    /// not written yet leaves, however long it waits, so never taken as a version. Read again until the writer
+    /// writes or closes it.
+    case emptyWhileWritten
     /// A passing failure (out of descriptors or memory): read it again after a while.
     case transient(FileProblem)
 }
@@ -68,6 +72,7 @@ struct TableReader: Sendable {
                     + "not read (--follow-external-symlinks allows it)"
             )))
         }
+        if snapshot.hadWriter == true, snapshot.bytes.isEmpty { return .emptyWhileWritten }
         let content: TableUpdate.Content
         do {
             content = if table.isCatalog {

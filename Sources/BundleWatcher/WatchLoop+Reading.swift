@@ -18,6 +18,7 @@ extension WatchLoop {
     /// - A file that changed while it was read is read again once it settles (its newer write's events are noted
     ///   already, or are on their way); in a full scan, where a missing table would mean a deleted one, what was
     ///   read stands until then.
+    /// - An empty file that a writer holds open is read again later, never published.
     /// - A passing failure (out of descriptors, out of memory) is reported once as an `error` (the last good
     ///   table stays) and the file is read again after a delay that doubles, up to `longestRetryDelay`, until a
     ///   read succeeds or fails for good: an edit is never lost to a moment without descriptors.
@@ -40,6 +41,12 @@ extension WatchLoop {
                 settler.retry(file.key, after: settler.configuration.settleTime, at: now)
                 if isFullScan { keepLastGood(file, in: &batch, because: "is being written") }
             }
+        case .emptyWhileWritten:
+            // A writer stalled between its truncate and its write (a loaded machine, a stopped process) must not
+            // empty the table for every client: the last good stays until the writer writes or closes the file.
+            awaitingWriter[file] = nil
+            settler.retry(file.key, after: heldQuietTime, at: now)
+            if isFullScan { keepLastGood(file, in: &batch, because: "is empty while a writer holds it open") }
         case .absent:
             failedReads[file] = nil
             awaitingWriter[file] = nil

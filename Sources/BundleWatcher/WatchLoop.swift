@@ -243,8 +243,12 @@ final class WatchLoop {
         } catch {
             requestRescan(.overflow)
         }
-        for (file, read) in zip(due, contents) where !settler.isPending(file.key) {
-            record(read, of: file, in: &batch, at: now, isFullScan: false)
+        // After an overflow the events that would tell an overtaken read are lost: the rescan it brings reads
+        // every table again, so nothing read now is published.
+        if pendingRescan != .overflow {
+            for (file, read) in zip(due, contents) where !settler.isPending(file.key) {
+                record(read, of: file, in: &batch, at: now, isFullScan: false)
+            }
         }
         return batch.isEmpty ? nil : batch
     }

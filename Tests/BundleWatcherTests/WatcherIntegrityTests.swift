@@ -1,3 +1,4 @@
+import BundleChanges
 import Foundation
 import Glibc
 import HotStringsTestSupport
@@ -30,10 +31,49 @@ import Testing
                 Issue.record("a read that was no whole version was published: \(seen)")
                 continue
             }
-            #expect(Set(entries.keys) == Set(keys), "a version with keys missing was published")
+            #expect(Set(entries.keys) == Set(keys), "a version with \(entries.count) of the \(keys.count) keys was published")
             #expect(Set(entries.values).count == 1, "a version mixing two writes was published")
         }
         #expect(published >= 1)
+    }
+
+    /// A writer stopped between its truncate and its write for longer than any quiet time (a loaded machine, a
+    /// stopped process): the empty file is never published, which would empty the table for every client; what
+    /// the writer writes next is. Driven through the watch loop with a fake clock.
+    @Test func anEmptyFileThatAWriterHoldsOpenIsNeverPublished() throws {
+        let bundle = try TestBundle()
+        let path = bundle.path("en.lproj/Localizable.strings")
+        guard try FileSystem.snapshot(atPath: path, maximumSize: 1 << 20).hadWriter != nil else {
+            try Test.cancel("skipped: this file system cannot tell whether a file is open for writing (no leases)")
+        }
+        let (loop, inotify) = try WatchLoopReleaseSwapTests.loop(on: bundle)
+        #expect(loop.start().seen["en.lproj/Localizable.strings"] == .parsed(["greeting": "Hello", "farewell": "Goodbye"]))
+        let writer = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        try #require(writer >= 0)
+        var isOpen = true
+        defer { if isOpen { close(writer) } }
+        let start = ContinuousClock.now
+        loop.handle(try inotify.readEvents(), at: start)
+        #expect(loop.statistics.pendingPaths == 1, "the truncate is noted")
+
+        var batches: [ChangeBatch] = []
+        for step in 1...6 {
+            let now = start + loop.heldQuietTime * step
+            if let batch = loop.takeSettled(at: now, queuedEvents: { () throws(SystemError) in try inotify.readEvents() }) {
+                batches.append(batch)
+            }
+        }
+        #expect(batches.map { "\($0.seen) \($0.problems)" } == [], "nothing published while the file is empty")
+        #expect(loop.statistics.pendingPaths == 1, "still to be read again")
+
+        let text = Array(stringsText(["greeting": "Hi"]).utf8)
+        #expect(text.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == text.count)
+        close(writer)
+        isOpen = false
+        let later = start + loop.heldQuietTime * 7
+        loop.handle(try inotify.readEvents(), at: later)
+        let batch = loop.takeSettled(at: later + .seconds(2)) { () throws(SystemError) in try inotify.readEvents() }
+        #expect(batch?.seen == ["en.lproj/Localizable.strings": .parsed(["greeting": "Hi"])])
     }
 }
 
