@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads XML property lists (`.stringsdict`, `Info.plist`) into the structure Foundation's
 /// `PropertyListSerialization` returns.
 ///
@@ -99,10 +101,10 @@ struct XMLPropertyListReader {
 
     // MARK: Objects
 
-    /// An element's name: the property list's own names without a string to compare or free.
+    /// An element's name: the property list's own names without a string to compare or free; any other name is
+    /// `other`, and the tag keeps it as written.
     private enum ElementName: Equatable, CustomStringConvertible {
-        case plist, dict, array, key, string, integer, real, `true`, `false`, date, data
-        case other(String)
+        case plist, dict, array, key, string, integer, real, `true`, `false`, date, data, other
 
         var description: String {
             switch self {
@@ -117,7 +119,25 @@ struct XMLPropertyListReader {
             case .false: "false"
             case .date: "date"
             case .data: "data"
-            case .other(let name): name
+            case .other: "?"
+            }
+        }
+
+        /// The closing tag of an element with this name, `</name>`, as bytes to compare the input with.
+        var closingTag: StaticString {
+            switch self {
+            case .key: "</key>"
+            case .string: "</string>"
+            case .integer: "</integer>"
+            case .real: "</real>"
+            case .date: "</date>"
+            case .data: "</data>"
+            case .true: "</true>"
+            case .false: "</false>"
+            case .dict: "</dict>"
+            case .array: "</array>"
+            case .plist: "</plist>"
+            case .other: ""
             }
         }
     }
@@ -127,7 +147,13 @@ struct XMLPropertyListReader {
         var isClosing: Bool
         var isEmpty: Bool
         var offset: Int
-        var description: String { isClosing ? "</\(name)>" : isEmpty ? "<\(name)/>" : "<\(name)>" }
+        /// The name as written: a view of the input, read only while the input is parsed (for messages).
+        var written: UnsafeBufferPointer<UInt8>
+
+        var description: String {
+            let name = String(decoding: written, as: UTF8.self)
+            return isClosing ? "</\(name)>" : isEmpty ? "<\(name)/>" : "<\(name)>"
+        }
     }
 
     /// Reads the object that `first` opens, with containers on the explicit stack, never recursing.
@@ -301,21 +327,24 @@ struct XMLPropertyListReader {
         let nameStart = position
         while position < bytes.count, isNameByte(bytes[position]) { position += 1 }
         guard position > nameStart else { throw error("expected an element name after '<'", at: start) }
-        let name = Self.elementName(UnsafeBufferPointer(rebasing: bytes[nameStart..<position]))
+        let written = UnsafeBufferPointer(rebasing: bytes[nameStart..<position])
+        let name = Self.elementName(written)
         while true {
-            guard position < bytes.count else { throw error("the input ends inside the tag <\(name)", at: start) }
+            guard position < bytes.count else {
+                throw error("the input ends inside the tag <\(String(decoding: written, as: UTF8.self))", at: start)
+            }
             switch bytes[position] {
             case UInt8(ascii: ">"):
                 position += 1
-                return Tag(name: name, isClosing: isClosing, isEmpty: false, offset: start)
+                return Tag(name: name, isClosing: isClosing, isEmpty: false, offset: start, written: written)
             case UInt8(ascii: "/") where !isClosing && position + 1 < bytes.count
                 && bytes[position + 1] == UInt8(ascii: ">"):
                 position += 2
-                return Tag(name: name, isClosing: false, isEmpty: true, offset: start)
+                return Tag(name: name, isClosing: false, isEmpty: true, offset: start, written: written)
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 try skipQuoted(from: start)
             case UInt8(ascii: "<"):
-                throw error("'<' inside the tag <\(name)", at: position)
+                throw error("'<' inside the tag <\(String(decoding: written, as: UTF8.self))", at: position)
             default:
                 position += 1
             }
@@ -325,18 +354,21 @@ struct XMLPropertyListReader {
     /// Reads character data up to `</name>`, expanding entities and CDATA sections.
     private mutating func readText(closing name: ElementName) throws(ParseError) -> String {
         let start = position
-        while position < bytes.count, bytes[position] != UInt8(ascii: "<"), bytes[position] != UInt8(ascii: "&") {
-            position += 1
-        }
+        position = markupOrReference(from: position)
         // Most texts are one run of characters up to their closing tag: made into a string straight from the
-        // input, without a copy in between.
+        // input, without a copy in between (or no string at all for the names every `.stringsdict` repeats).
         if position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "/") {
             let end = position
-            let tag = try readTag()
-            guard tag.name == name else {
-                throw error("\(tag) inside <\(name)> (text cannot hold elements)", at: end)
+            if name != .other, hasPrefix(name.closingTag) {
+                position += name.closingTag.utf8CodeUnitCount
+            } else {
+                let tag = try readTag()
+                guard tag.name == name else {
+                    throw error("\(tag) inside <\(name)> (text cannot hold elements)", at: end)
+                }
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+            let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            return Self.wellKnownString(text) ?? String(decoding: text, as: UTF8.self)
         }
         var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
         while true {
@@ -419,18 +451,53 @@ struct XMLPropertyListReader {
         throw error("unterminated \(what)", at: start)
     }
 
+    /// The offset of the first '<' or '&' at or after `offset`, or the end of the input: eight bytes at a time.
+    private func markupOrReference(from offset: Int) -> Int {
+        guard let base = bytes.baseAddress else { return offset }
+        var index = offset
+        while index + WordScan.width <= bytes.count {
+            let word = WordScan.word(base, at: index)
+            if WordScan.contains(word, UInt8(ascii: "<")) || WordScan.contains(word, UInt8(ascii: "&")) { break }
+            index += WordScan.width
+        }
+        while index < bytes.count, base[index] != UInt8(ascii: "<"), base[index] != UInt8(ascii: "&") { index += 1 }
+        return index
+    }
+
+    /// The string `text` spells if it is one of the names of `.stringsdict` rules, which every entry repeats: a
+    /// string literal needs no memory of its own (nothing to allocate, copy, check or free).
+    @inline(__always)
+    private static func wellKnownString(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+        // All of them start with "NSString" and are longer than a string stored inline (15 bytes).
+        guard text.count >= 22, text[0] == UInt8(ascii: "N") else { return nil }
+        func spells(_ known: StaticString) -> Bool { Self.equal(text, known) }
+        switch text.count {
+        case 22: return spells("NSStringPluralRuleType") ? "NSStringPluralRuleType" : nil
+        case 25: return spells("NSStringFormatSpecTypeKey") ? "NSStringFormatSpecTypeKey" : nil
+        case 26:
+            if spells("NSStringLocalizedFormatKey") { return "NSStringLocalizedFormatKey" }
+            return spells("NSStringFormatValueTypeKey") ? "NSStringFormatValueTypeKey" : nil
+        case 29: return spells("NSStringVariableWidthRuleType") ? "NSStringVariableWidthRuleType" : nil
+        case 30: return spells("NSStringDeviceSpecificRuleType") ? "NSStringDeviceSpecificRuleType" : nil
+        default: return nil
+        }
+    }
+
+    /// Whether `bytes` are exactly `known`.
+    @inline(__always)
+    private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ known: StaticString) -> Bool {
+        bytes.count == known.utf8CodeUnitCount && memcmp(bytes.baseAddress!, known.utf8Start, bytes.count) == 0
+    }
+
     private func hasPrefix(_ prefix: StaticString) -> Bool {
         let length = prefix.utf8CodeUnitCount
         guard position + length <= bytes.count else { return false }
-        return (0..<length).allSatisfy { bytes[position + $0] == prefix.utf8Start[$0] }
+        return Self.equal(UnsafeBufferPointer(rebasing: bytes[position..<(position + length)]), prefix)
     }
 
     /// The name of an element: one of the property list's own, else decoded from the bytes.
     private static func elementName(_ name: UnsafeBufferPointer<UInt8>) -> ElementName {
-        func matches(_ known: StaticString) -> Bool {
-            known.utf8CodeUnitCount == name.count
-                && (0..<name.count).allSatisfy { known.utf8Start[$0] == name[$0] }
-        }
+        func matches(_ known: StaticString) -> Bool { equal(name, known) }
         let known: ElementName?
         switch (name.count, name.first) {
         case (3, UInt8(ascii: "k")): known = matches("key") ? .key : nil
@@ -444,7 +511,7 @@ struct XMLPropertyListReader {
         case (7, UInt8(ascii: "i")): known = matches("integer") ? .integer : nil
         default: known = nil
         }
-        return known ?? .other(String(decoding: name, as: UTF8.self))
+        return known ?? .other
     }
 
     private func isNameByte(_ byte: UInt8) -> Bool {

@@ -39,12 +39,14 @@ enum CorpusFormatBenchmark {
         }
         let bytes = Double(files.reduce(0) { $0 + $1.count })
         var failures = 0
-        let ourTime = Measure.median(Measure.seconds(iterations: iterations) {
+        // In turn, run by run: the machine's load changes while it measures, and must not favour either parser.
+        let (ourTimes, theirTimes) = Measure.alternating(iterations: iterations) {
             for file in files where !ours.parse(file) { failures += 1 }
-        })
-        let theirTime = Measure.median(Measure.seconds(iterations: iterations) {
+        } _: {
             for data in datas { theirs.parse(data) }
-        })
+        }
+        let ourTime = Measure.median(ourTimes)
+        let theirTime = Measure.median(theirTimes)
         print("\(fileExtension) (\(files.count) files, \(Int(bytes)) bytes): \(ours.name) "
             + Format.rate(bytes / ourTime / 1e6) + " MB/s, \(theirs.name) "
             + Format.rate(bytes / theirTime / 1e6) + " MB/s, ratio " + Format.ratio(theirTime / ourTime)

@@ -9,6 +9,21 @@ enum Measure {
         return (0..<iterations).map { _ in clock.measure(body).seconds }
     }
 
+    /// Runs `first` and `second` once each to warm up, then `iterations` times in turn, so that a change in the
+    /// machine's load falls on both alike; returns each one's timed runs in seconds.
+    static func alternating(iterations: Int, _ first: () -> Void, _ second: () -> Void) -> ([Double], [Double]) {
+        let clock = ContinuousClock()
+        first()
+        second()
+        var firstTimes: [Double] = []
+        var secondTimes: [Double] = []
+        for _ in 0..<iterations {
+            firstTimes.append(clock.measure(first).seconds)
+            secondTimes.append(clock.measure(second).seconds)
+        }
+        return (firstTimes, secondTimes)
+    }
+
     /// The median of some samples (the mean of the middle two for an even count).
     static func median(_ samples: [Double]) -> Double {
         precondition(!samples.isEmpty, "median of no samples")
