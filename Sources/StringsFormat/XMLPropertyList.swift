@@ -235,18 +235,40 @@ struct XMLPropertyListReader {
     }
 
     /// The finished object of a container just closed, built at its final size from the members it collected.
+    ///
+    /// The members are moved out of the shared stacks, not copied: their slots get a value that owns nothing
+    /// (`false`, `""`) before the stacks drop them, so no member is retained and released on the way.
     private mutating func close(_ container: Container) throws(ParseError) -> PropertyListValue {
+        let count = values.count - container.valueStart
         defer {
             values.removeSubrange(container.valueStart...)
             keys.removeSubrange(container.keyStart...)
         }
-        guard container.isDictionary else { return .array(Array(values[container.valueStart...])) }
+        guard container.isDictionary else {
+            return .array([PropertyListValue](unsafeUninitializedCapacity: count) { target, initialized in
+                values.withUnsafeMutableBufferPointer { source in
+                    let members = source.baseAddress! + container.valueStart
+                    target.baseAddress!.moveInitialize(from: members, count: count)
+                    members.initialize(repeating: .boolean(false), count: count)
+                }
+                initialized = count
+            })
+        }
         if let key = container.key {
             throw error("key '\(key)' has no value before </dict>", at: container.keyOffset)
         }
-        var entries = [String: PropertyListValue](minimumCapacity: values.count - container.valueStart)
-        for (key, value) in zip(keys[container.keyStart...], values[container.valueStart...]) {
-            entries[key] = value  // a key written twice keeps its last value, as CoreFoundation does
+        var entries = [String: PropertyListValue](minimumCapacity: count)
+        keys.withUnsafeMutableBufferPointer { keyBuffer in
+            values.withUnsafeMutableBufferPointer { valueBuffer in
+                let memberKeys = keyBuffer.baseAddress! + container.keyStart
+                let members = valueBuffer.baseAddress! + container.valueStart
+                for index in 0..<count {
+                    // A key written twice keeps its last value, as CoreFoundation does.
+                    entries[(memberKeys + index).move()] = (members + index).move()
+                }
+                memberKeys.initialize(repeating: "", count: count)
+                members.initialize(repeating: .boolean(false), count: count)
+            }
         }
         return .dictionary(entries)
     }
@@ -281,11 +303,12 @@ struct XMLPropertyListReader {
     /// Skips whitespace, comments and processing instructions (and, before the top element, a DOCTYPE).
     private mutating func skipMiscellany(allowDoctype: Bool) throws(ParseError) {
         while position < bytes.count {
+            var index = position
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A
+                || bytes[index] == 0x0D { index += 1 }
+            position = index
+            guard position < bytes.count else { return }
             let byte = bytes[position]
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                position += 1
-                continue
-            }
             // Most markup here is an element's tag: one look at the byte after '<' tells.
             guard byte == UInt8(ascii: "<"), position + 1 < bytes.count,
                   bytes[position + 1] == UInt8(ascii: "!") || bytes[position + 1] == UInt8(ascii: "?") else { return }
@@ -317,6 +340,7 @@ struct XMLPropertyListReader {
 
     /// Reads `<name attr="…">`, `<name/>` or `</name>`; attributes are skipped.
     private mutating func readTag() throws(ParseError) -> Tag {
+        if let tag = knownTag() { return tag }
         let start = position
         guard position < bytes.count, bytes[position] == UInt8(ascii: "<") else {
             throw error("expected an element, found text", at: position)
@@ -349,6 +373,46 @@ struct XMLPropertyListReader {
                 position += 1
             }
         }
+    }
+
+    /// The tag at the position if it is one of those every property list is made of, recognized with one
+    /// eight-byte load and moved past; `nil` leaves the reading to `readTag`. Each constant is the tag's bytes as a
+    /// little-endian integer.
+    @inline(__always)
+    private mutating func knownTag() -> Tag? {
+        guard position + 8 <= bytes.count, let base = bytes.baseAddress else { return nil }
+        let word = WordScan.word(base, at: position)
+        func first(_ count: UInt64) -> UInt64 { word & ((1 << (count * 8)) - 1) }
+        let name: ElementName
+        let length: Int
+        var isClosing = false
+        var isEmpty = false
+        switch word >> 8 & 0xFF {  // the byte after '<'
+        case UInt64(UInt8(ascii: "k")) where first(5) == 0x3E79_656B_3C:  // <key>
+            (name, length) = (.key, 5)
+        case UInt64(UInt8(ascii: "s")) where word == 0x3E67_6E69_7274_733C:  // <string>
+            (name, length) = (.string, 8)
+        case UInt64(UInt8(ascii: "d")) where first(6) == 0x3E74_6369_643C:  // <dict>
+            (name, length) = (.dict, 6)
+        case UInt64(UInt8(ascii: "/")) where first(7) == 0x3E_7463_6964_2F3C:  // </dict>
+            (name, length, isClosing) = (.dict, 7, true)
+        case UInt64(UInt8(ascii: "/")) where word == 0x3E79_6172_7261_2F3C:  // </array>
+            (name, length, isClosing) = (.array, 8, true)
+        case UInt64(UInt8(ascii: "a")) where first(7) == 0x3E_7961_7272_613C:  // <array>
+            (name, length) = (.array, 7)
+        case UInt64(UInt8(ascii: "t")) where first(7) == 0x3E_2F65_7572_743C:  // <true/>
+            (name, length, isEmpty) = (.true, 7, true)
+        case UInt64(UInt8(ascii: "f")) where word == 0x3E2F_6573_6C61_663C:  // <false/>
+            (name, length, isEmpty) = (.false, 8, true)
+        default:
+            return nil
+        }
+        let nameStart = position + (isClosing ? 2 : 1)
+        let nameEnd = position + length - (isEmpty ? 2 : 1)
+        let tag = Tag(name: name, isClosing: isClosing, isEmpty: isEmpty, offset: position,
+                      written: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]))
+        position += length
+        return tag
     }
 
     /// Reads character data up to `</name>`, expanding entities and CDATA sections.

@@ -108,6 +108,10 @@ import Testing
         "<plist><string>bare</string></plist>", "<string>no plist wrapper</string>", "<plist><array/></plist>",
         "\u{FEFF}<plist><string>bom</string></plist>", "<plist>\r\n<string>a\r\nb</string>\r\n</plist>",
         "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>k</key><true></true></dict></plist>",
+        // The tags read with one eight-byte load, written otherwise, and at the very end of the input.
+        "<plist><dict ><key a=\"1\">k</key><true /><key>l</key><false/><key>m</key><dict/></dict ></plist>",
+        "<plist><array ><array/><array></array ><string/><real>1.5</real><date>2001-01-01T00:00:00Z</date></array></plist>",
+        "<array><true/></array>", "<dict/>", "<true/>",
     ])
     func smallDocumentsMatchFoundation(text: String) throws {
         let bytes = Array(text.utf8)
@@ -138,6 +142,9 @@ import Testing
         ("<plist><string>unterminated", "the input ends inside <string>", 1, 16),
         ("<plist><!-- open", "unterminated comment", 1, 8),
         ("<plist><key>k</key></plist>", "<key> outside a <dict>", 1, 8),
+        ("<plist><dict><key>k</key><strings>v</strings></dict></plist>", "unknown element <strings>", 1, 26),
+        ("<plist><keys>k</keys></plist>", "unknown element <keys>", 1, 8),
+        ("<plist><dict><key>k</key><true/></dicts></plist>", "</dicts> closes <dict>", 1, 33),
     ])
     func badInputIsAnErrorAtItsPlace(text: String, reason: String, line: Int, column: Int) {
         do {
