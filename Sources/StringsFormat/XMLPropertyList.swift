@@ -1,5 +1,3 @@
-import Glibc
-
 /// Reads XML property lists (`.stringsdict`, `Info.plist`) into the structure Foundation's
 /// `PropertyListSerialization` returns.
 ///
@@ -415,6 +413,23 @@ struct XMLPropertyListReader {
         return tag
     }
 
+    /// The length of `</name>` if it is at the position, else `nil`; the closing tags of keys and strings, which
+    /// end almost every text, are recognized with one eight-byte load (the constants are their bytes as a
+    /// little-endian integer).
+    @inline(__always)
+    private func closingTagLength(_ name: ElementName) -> Int? {
+        if position + 9 <= bytes.count, let base = bytes.baseAddress {
+            let word = WordScan.word(base, at: position)
+            switch name {
+            case .key: return word & 0xFFFF_FFFF_FFFF == 0x3E79_656B_2F3C ? 6 : nil  // </key>
+            case .string: return word == 0x676E_6972_7473_2F3C && base[position + 8] == UInt8(ascii: ">") ? 9 : nil
+            default: break
+            }
+        }
+        guard name != .other, hasPrefix(name.closingTag) else { return nil }
+        return name.closingTag.utf8CodeUnitCount
+    }
+
     /// Reads character data up to `</name>`, expanding entities and CDATA sections.
     private mutating func readText(closing name: ElementName) throws(ParseError) -> String {
         let start = position
@@ -423,8 +438,8 @@ struct XMLPropertyListReader {
         // input, without a copy in between (or no string at all for the names every `.stringsdict` repeats).
         if position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "/") {
             let end = position
-            if name != .other, hasPrefix(name.closingTag) {
-                position += name.closingTag.utf8CodeUnitCount
+            if let length = closingTagLength(name) {
+                position += length
             } else {
                 let tag = try readTag()
                 guard tag.name == name else {
@@ -547,10 +562,13 @@ struct XMLPropertyListReader {
         }
     }
 
-    /// Whether `bytes` are exactly `known`.
+    /// Whether `bytes` are exactly `known`: a plain loop, shorter than a call for these few bytes.
     @inline(__always)
     private static func equal(_ bytes: UnsafeBufferPointer<UInt8>, _ known: StaticString) -> Bool {
-        bytes.count == known.utf8CodeUnitCount && memcmp(bytes.baseAddress!, known.utf8Start, bytes.count) == 0
+        guard bytes.count == known.utf8CodeUnitCount else { return false }
+        let expected = known.utf8Start
+        for index in 0..<bytes.count where bytes[index] != expected[index] { return false }
+        return true
     }
 
     private func hasPrefix(_ prefix: StaticString) -> Bool {
