@@ -172,7 +172,8 @@ import Testing
             batch.problems.contains { $0.file == "..data" && $0.message.contains("'rel2'") }
         }
         #expect(log.all[index].problems.count == 1, "one error, for the link, not one per folder")
-        #expect(try release.changes(since: start) == [], "the last good tables stay")
+        let changes = try release.changes(since: start)
+        #expect(changes == [], "the last good tables stay")
 
         // The release appears whole (built beside it, renamed into place).
         let appeared = log.count

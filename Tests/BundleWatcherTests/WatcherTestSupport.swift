@@ -239,6 +239,12 @@ final class WatchSession {
         watcher.start { log.append($0) }
         let index = try log.waitForBatch(from: 0, "the initial scan") { _ in true }
         initial = log.all[index]
+        // A table read while another process held it open for writing (a child that a test running in parallel
+        // spawns inherits every descriptor until its exec) is kept as "being written" and read again once it
+        // settles: wait for that read, so that what a test changes next is all that follows.
+        for (path, seen) in initial.seen where seen.problem?.message.contains("once it settles") == true {
+            try log.waitForBatch(from: index + 1, "\(path) read again once settled") { $0.seen[path] != nil }
+        }
     }
 
     /// Starts watching a new bundle holding `files`.
