@@ -24,7 +24,8 @@ enum SettleKey: Sendable, Hashable, Comparable {
 /// The table's identity is made once, when the folder is found (its language resolved there), and travels with
 /// the file: nothing is parsed back out of a path.
 struct TableFile: Sendable, Hashable, Comparable {
-    /// The language folder's name on disk (`de.lproj`, `German.lproj`); empty for a catalog in the root.
+    /// The folder's path relative to the root: a language folder's name on disk (`de.lproj`, `German.lproj`), or for
+    /// a catalog, the folder it was found in (`Features/Chat`; empty for the root).
     var folder: String
     /// The file's name (`Localizable.strings`).
     var name: String
@@ -70,11 +71,21 @@ package enum BundleLayout {
 
     /// The table name of a String Catalog's file `name` (`Settings` for `Settings.xcstrings`), or `nil`.
     ///
-    /// Catalogs are found in the root and in each language folder (see README, "String Catalogs, live").
+    /// Catalogs are found in the root, in each language folder and in every folder `isCatalogSearchFolder` admits,
+    /// at any depth (see README, "String Catalogs, live").
     package static func catalogTable(ofFile name: String) -> String? {
         guard !name.hasPrefix("."), name.hasSuffix(TableUpdate.catalogExtension) else { return nil }
         let table = String(name.dropLast(TableUpdate.catalogExtension.count))
         return table.isEmpty ? nil : table
+    }
+
+    /// Whether the folder `name` (in the root or in a folder searched already) is searched for String Catalogs: any
+    /// folder but a language folder (`*.lproj`, which holds its tables itself), a hidden one (`..data` and the
+    /// release folders `..2026_…`, editors' and sync tools' temporaries) and a backup ending in `~`.
+    ///
+    /// Only real folders are searched: a symbolic link to a folder is not followed (see `WatchLoop+Subfolders`).
+    package static func isCatalogSearchFolder(_ name: String) -> Bool {
+        !name.isEmpty && !name.hasPrefix(".") && !name.hasSuffix("~") && !name.hasSuffix(".lproj")
     }
 
     /// The catalog `name` (of table `table`) in `folder` (empty for the root).

@@ -23,6 +23,13 @@ package final class BundleWatcher: Sendable {
         /// privileges, whatever file a link names (`leak.lproj -> /root/secrets`). Links that stay inside the
         /// bundle (Kubernetes' `..data` layout, the over-the-air releases) are always followed.
         package var followsExternalSymlinks = false
+        /// How many folders deep below the root String Catalogs are searched for (`Resources` is 1,
+        /// `Features/Chat` 2): a deeper folder is reported once and not searched.
+        package var catalogSearchDepth = 16
+        /// How many folders (other than the root and the language folders) are watched for String Catalogs at
+        /// most: each takes one inotify watch of the user's `fs.inotify.max_user_watches`. The first folder
+        /// beyond it is reported, and folders beyond it are not searched.
+        package var catalogSearchFolders = 1024
 
         /// Creates the default options.
         package init() {}
@@ -66,8 +73,10 @@ package final class BundleWatcher: Sendable {
         )
         let settler = Settler<SettleKey>(configuration: options.settling)
         // Detached: `stop()` ends it at its next wake-up, and `hasFinished` tells when it has.
+        let limits = WatchLoop.SearchLimits(depth: options.catalogSearchDepth, folders: options.catalogSearchFolders)
         _ = NamedThread.run(name: "hotstrings-watcher") { [self] in
-            run(WatchLoop(root: root, inotify: inotify, reader: reader, settler: settler), onBatch: onBatch)
+            run(WatchLoop(root: root, inotify: inotify, reader: reader, settler: settler, searchLimits: limits),
+                onBatch: onBatch)
         }
     }
 

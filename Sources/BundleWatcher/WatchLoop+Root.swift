@@ -20,6 +20,7 @@ extension WatchLoop {
         folderWatches = [:]
         folderTargets = [:]
         folderLanguages = [:]
+        subfolderWatches = [:]
         removalsNoted = []
         relinkDue = nil
         settler.reset()

@@ -4,13 +4,16 @@ import StringsFormat
 
 /// The watcher's state and event handling, confined to the watcher's thread.
 ///
-/// Watches are on directories only: the root and each `.lproj` folder. Paths are derived from the
-/// current tree (watch descriptor → folder name, updated on every rename); events from watch
-/// descriptors it no longer knows are ignored.
+/// Watches are on directories only: the root, each `.lproj` folder, and every other real folder below the root
+/// that is searched for String Catalogs (see `WatchLoop+Subfolders`). Paths are derived from the current tree
+/// (watch descriptor → folder path, updated on every rename); events from watch descriptors it no longer knows are
+/// ignored.
 final class WatchLoop {
     enum Watched {
         case root
         case folder(String)
+        /// A folder searched for String Catalogs, by its path relative to the root (`Features/Chat`).
+        case subfolder(String)
         /// The root's parent, watched while the root is gone, to see it come back.
         case parent
     }
@@ -19,8 +22,9 @@ final class WatchLoop {
         .closeWrite, .movedTo, .movedFrom, .create, .delete, .modify, .attrib,
         .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
     ]
-    /// The root holds language folders, links and String Catalogs: writes are seen for the catalogs.
-    private static let rootMask: InotifyMask = [
+    /// The root holds language folders, links and String Catalogs: writes are seen for the catalogs. Folders
+    /// searched for catalogs are watched the same way.
+    static let rootMask: InotifyMask = [
         .closeWrite, .movedTo, .movedFrom, .create, .delete, .modify, .attrib, .deleteSelf, .moveSelf,
         .onlyDirectory, .excludeUnlinked,
     ]
@@ -54,15 +58,27 @@ final class WatchLoop {
     var awaitingWriter: [TableFile: ContinuousClock.Instant] = [:]
     /// Folders no longer watched whose tables were noted as gone when the watch was dropped (see `removeFolder`).
     var removalsNoted: Set<String> = []
+    /// The folders searched for String Catalogs that have a watch, by path relative to the root.
+    var subfolderWatches: [String: Int32] = [:]
+    /// How deep and how many folders are searched for catalogs.
+    let searchLimits: SearchLimits
+    /// Folders too deep to be searched, reported once each (forgotten when a folder above them goes).
+    var tooDeepFolders: Set<String> = []
+    /// Whether the limit on searched folders was reported since the count was last below it.
+    var isSearchLimitReported = false
     var rootIsPresent = true
     var pendingProblems: [FileProblem] = []
     var pendingRescan: ResyncReason?
 
-    init(root: String, inotify: Inotify, reader: TableReader, settler: Settler<SettleKey>) {
+    init(
+        root: String, inotify: Inotify, reader: TableReader, settler: Settler<SettleKey>,
+        searchLimits: SearchLimits = SearchLimits()
+    ) {
         self.root = root
         self.inotify = inotify
         self.reader = reader
         self.settler = settler
+        self.searchLimits = searchLimits
     }
 
     /// The next instant at which `takeSettled` has something, or `nil`.
@@ -106,6 +122,7 @@ final class WatchLoop {
             switch watched {
             case .root: handleRootEvent(event, at: now)
             case .folder(let folder): handleFolderEvent(event, in: folder, at: now)
+            case .subfolder(let folder): handleSubfolderEvent(event, in: folder, at: now)
             case .parent: handleParentEvent(event)
             }
         }
@@ -129,9 +146,15 @@ final class WatchLoop {
         if event.mask.contains(.attrib) {
             // The root's permissions changed (name empty), or a folder's in it: look at every folder again.
             if event.name.isEmpty || BundleLayout.language(ofFolder: event.name) != nil { rescanAllFolders(at: now) }
+            if event.name.isEmpty {
+                searchSubfoldersAgain(at: now)
+            } else if BundleLayout.isCatalogSearchFolder(event.name) {
+                noteSearchedEntry(event, path: event.name, at: now)
+            }
             return
         }
         guard BundleLayout.language(ofFolder: event.name) != nil else {
+            if BundleLayout.isCatalogSearchFolder(event.name) { noteSearchedEntry(event, path: event.name, at: now) }
             noteRootEntryChange(event, at: now)
             return
         }
@@ -178,7 +201,7 @@ final class WatchLoop {
     }
 
     /// Notes what `event` says happened to `file` (a table's file or a catalog).
-    private func note(_ event: InotifyEvent, to file: TableFile, at now: ContinuousClock.Instant) {
+    func note(_ event: InotifyEvent, to file: TableFile, at now: ContinuousClock.Instant) {
         // The file is not quiet: a wait for a writer holding it starts over.
         awaitingWriter[file] = nil
         if event.mask.contains(.closeWrite) || event.mask.contains(.movedTo) {
@@ -283,6 +306,7 @@ final class WatchLoop {
         }
         var files: [TableFile] = []
         var unlistedFolders: Set<String> = []
+        var searched: Set<String> = []
         let folders = (try? FileSystem.listDirectory(atPath: root)) ?? []
         var present: Set<String> = []
         for entry in folders {
@@ -292,6 +316,10 @@ final class WatchLoop {
             }
             if let table = BundleLayout.catalogTable(ofFile: entry.name) {
                 files.append(BundleLayout.catalog(named: entry.name, ofTable: table, in: ""))
+                continue
+            }
+            if entry.kind == .directory, BundleLayout.isCatalogSearchFolder(entry.name) {
+                files += searchFolder(entry.name, visited: &searched, unlisted: &unlistedFolders)
                 continue
             }
             guard let language = servedLanguage(ofFolder: entry.name) else { continue }
@@ -314,14 +342,21 @@ final class WatchLoop {
             inotify.removeWatch(watch)
             forget(watch: watch)
         }
+        for (folder, watch) in subfolderWatches where !searched.contains(folder) {
+            inotify.removeWatch(watch)
+            forget(watch: watch)
+        }
+        noteSearchedFolderCount()
         let contents = reader.read(files)
         let previouslyKnown = known
         known = []
         for (file, read) in zip(files, contents) {
             record(read, of: file, in: &batch, at: .now, isFullScan: true)
         }
-        // A folder that cannot be listed now (permissions) keeps its tables; its attribute change brings a rescan.
-        for file in previouslyKnown.sorted() where unlistedFolders.contains(file.folder) {
+        // A folder that cannot be listed now (permissions) keeps its tables, and those of the folders below it; its
+        // attribute change brings a rescan.
+        for file in previouslyKnown.sorted()
+            where unlistedFolders.contains(where: { Self.isFolder(file.folder, inside: $0) }) {
             keepLastGood(file, in: &batch, because: "its folder cannot be listed")
         }
         batch.problems += pendingProblems
@@ -416,10 +451,15 @@ final class WatchLoop {
     }
 
     func forget(watch: Int32) {
-        if case .folder(let folder) = watches[watch], folderWatches[folder] == watch {
+        switch watches[watch] {
+        case .folder(let folder) where folderWatches[folder] == watch:
             folderWatches[folder] = nil
             folderTargets[folder] = nil
             folderLanguages[folder] = nil
+        case .subfolder(let folder) where subfolderWatches[folder] == watch:
+            subfolderWatches[folder] = nil
+        default:
+            break
         }
         watches[watch] = nil
     }
@@ -473,7 +513,7 @@ final class WatchLoop {
 
     /// Reports a table file or language folder whose name is not UTF-8: no language tag or table name can be made
     /// of it, so it is not served, but never silently (other such names, not tables, are left alone).
-    private func reportInvalidName(_ shown: String) {
+    func reportInvalidName(_ shown: String) {
         guard shown.hasSuffix(".strings") || shown.hasSuffix(".stringsdict") || shown.hasSuffix(".lproj")
             || shown.hasSuffix(TableUpdate.catalogExtension) else {
             return

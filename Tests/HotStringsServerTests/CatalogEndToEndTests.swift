@@ -90,6 +90,51 @@ struct CatalogEndToEndTests {
         #expect(try daemon.terminate() == 0)
     }
 
+    /// A catalog in a subfolder (`Resources/Help.xcstrings`) is served with its path, a save is one reload of the
+    /// changed keys, a second catalog of a table deeper than the root's is reported, and removing the folder
+    /// deletes the catalog's tables.
+    @Test func aCatalogInASubfolderIsServedLive() throws {
+        func help(_ german: String) -> String {
+            CatalogText.catalog([("Help", ["de": CatalogText.text(german), "fr": CatalogText.text("Aide")]),
+                                 ("Close", ["de": CatalogText.text("Schließen")])])
+        }
+        let file = "Resources/Help.xcstrings"
+        let sandbox = try Sandbox(extraFiles: [file: help("Hilfe")])
+        let daemon = try Daemon.serving(sandbox)
+        let subscriber = try LineClient(socket: sandbox.socket)
+        #expect(try subscriber.request(#"{"id":1,"op":"subscribe","tables":["Help","Settings"]}"#)["ok"] == true)
+        let (snapshot, _) = try subscriber.nextEvent("snapshot")
+        let tables = snapshot["tables"]?.arrayValue ?? []
+        let helpTables = tables.filter { $0.string("table") == "Help" }
+        #expect(helpTables.map { $0.string("language") ?? "" } == ["de", "en", "fr"])
+        #expect(helpTables.allSatisfy { $0.string("file") == file })
+        #expect(helpTables.first?["entries"]?["Help"] == .string("Hilfe"))
+
+        try sandbox.save(help("Anleitung"), to: file)
+        let (reload, skipped) = try subscriber.nextEvent("reload")
+        #expect(skipped.isEmpty)
+        #expect(Self.changedKeys(reload) == ["de": ["Help"]])
+        #expect(reload["changes"]?.arrayValue?.allSatisfy { $0.string("file") == file } == true)
+
+        // A second catalog of the sample's root table `Settings`, two folders down: the root's wins, this one is
+        // reported.
+        let nested = "Features/Chat/Settings.xcstrings"
+        try sandbox.write(CatalogText.catalog([("Settings", ["de": CatalogText.text("Nicht dies")])]), to: nested)
+        let (conflict, _) = try subscriber.nextEvent("error")
+        #expect(conflict.string("file") == nested)
+        #expect(conflict.string("message")?.contains("the catalog Settings.xcstrings, which is served") == true,
+                "\(conflict)")
+        let get = try HotstringsProcess.run(["get", "--socket", sandbox.socket, "--language", "de", "--table",
+                                             "Settings", "Settings"])
+        #expect(get.stdout == "Einstellungen\n", "\(get)")
+
+        try FileManager.default.removeItem(atPath: sandbox.bundle + "/Resources")
+        let (deleted, _) = try subscriber.nextEvent("reload")
+        #expect(deleted["changes"]?.arrayValue?.map { $0.string("kind") } == ["deleted", "deleted", "deleted"])
+        #expect(deleted["changes"]?.arrayValue?.allSatisfy { $0.string("file") == file } == true)
+        #expect(try daemon.terminate() == 0)
+    }
+
     @Test(.enabled(if: corpusCatalogPath != nil, "the IceCubesApp catalog is not in the shared corpus"))
     func aSaveOfTheBigCorpusCatalogIsOneReloadOfExactlyTheChangedKeys() throws {
         let corpus = try String(contentsOfFile: try #require(corpusCatalogPath), encoding: .utf8)

@@ -144,6 +144,45 @@ import Testing
         #expect(await store.lookup("Done", table: "Settings", preferences: ["de"]).value == "Nested")
     }
 
+    /// Catalogs in any folder below the root (`Resources/`, `Features/Chat/`): depth is counted in folders, so the
+    /// root's catalog beats `Resources/`'s, `Resources/` beats `Features/Chat/`, and of two at the same depth the
+    /// first path in byte order wins (`Assets/` before `Resources/`, and `Resources/` before `de.lproj/`).
+    @Test func theNearestRuleHoldsForCatalogsInSubfolders() async throws {
+        let store = StringsStore(epoch: 1)
+        let root = catalog(["de": ["Done": "Root"]])
+        let resources = catalog(["de": ["Done": "Resources"]], file: "Resources/Settings.xcstrings")
+        let assets = catalog(["de": ["Done": "Assets"]], file: "Assets/Settings.xcstrings")
+        let language = catalog(["de": ["Done": "Folder"]], file: "de.lproj/Settings.xcstrings")
+        let chat = catalog(["de": ["Done": "Chat"]], file: "Features/Chat/Settings.xcstrings")
+        let events = await store.apply(ChangeBatch(updates: [chat, language, resources, root, assets],
+                                                   isFullScan: true))
+        #expect(await store.lookup("Done", table: "Settings", preferences: ["de"]).value == "Root")
+        #expect(problems(in: events).map(\.file) == [
+            "Assets/Settings.xcstrings", "Features/Chat/Settings.xcstrings", "Resources/Settings.xcstrings",
+            "de.lproj/Settings.xcstrings",
+        ])
+        #expect(problems(in: events).allSatisfy {
+            $0.message.contains("the catalog Settings.xcstrings, which is served")
+        })
+
+        // Without the root's, the first one level down in byte order is served, and one reload says so.
+        func removal(_ file: String) -> ChangeBatch {
+            ChangeBatch(updates: [
+                TableUpdate(id: TableID(language: .base, table: "Settings"), file: file, content: .removed),
+            ])
+        }
+        let rootGone = await store.apply(removal("Settings.xcstrings"))
+        #expect(try #require(reload(in: rootGone)).map { "\($0.language) \($0.kind) \($0.file)" }
+            == ["de updated Assets/Settings.xcstrings"])
+        #expect(await store.lookup("Done", table: "Settings", preferences: ["de"]).value == "Assets")
+        _ = await store.apply(removal("Assets/Settings.xcstrings"))
+        #expect(await store.lookup("Done", table: "Settings", preferences: ["de"]).value == "Resources")
+        _ = await store.apply(removal("Resources/Settings.xcstrings"))
+        #expect(await store.lookup("Done", table: "Settings", preferences: ["de"]).value == "Folder")
+        _ = await store.apply(removal("de.lproj/Settings.xcstrings"))
+        #expect(await store.lookup("Done", table: "Settings", preferences: ["de"]).value == "Chat")
+    }
+
     @Test func theCatalogsRulesAreServedUnderTheFolderStrings() async throws {
         let catalog = try StringCatalog.parse(Array(#"""
             {"sourceLanguage":"en","strings":{"%lld items":{"localizations":{"de":{"variations":{"plural":{
