@@ -439,6 +439,11 @@ final class WatchLoop {
         let target = directoryIdentity(folder)
         do {
             let watch = try inotify.addWatch(root + "/" + folder, mask: Self.folderMask)
+            if case .subfolder(let path) = watches[watch] {
+                // A link to a folder searched for catalogs (`de.lproj -> Resources/de`): the kernel gave the same
+                // watch, now the language folder's; dropping the folder's search must not remove it.
+                subfolderWatches[path] = nil
+            }
             watches[watch] = .folder(folder)
             folderWatches[folder] = watch
             removalsNoted.remove(folder)

@@ -214,6 +214,26 @@ import Testing
         }
     }
 
+    /// `fr.lproj -> Resources/fr`: the kernel has one watch for the directory, which the language folder takes over;
+    /// searching `Resources` again (its permissions changed) must not remove it.
+    @Test func aLanguageFolderLinkedIntoASearchedFolderKeepsItsWatch() throws {
+        var files = TestBundle.standardFiles
+        files["Resources/fr/Localizable.strings"] = stringsText(["greeting": "Bonjour"])
+        let bundle = try TestBundle(files)
+        try FileSystem.makeSymbolicLink(atPath: bundle.path("fr.lproj"), pointingTo: "Resources/fr")
+        let session = try WatchSession(bundle)
+        #expect(session.initial.seen["fr.lproj/Localizable.strings"] == .parsed(["greeting": "Bonjour"]))
+
+        let searched = session.log.count
+        try runTool("/bin/chmod", ["700", bundle.path("Resources")])
+        try session.flush()
+        #expect(session.log.effectiveChanges(in: searched..<session.log.count).filter { $0.path.hasPrefix("fr") }
+            .isEmpty)
+        let edit = session.log.count
+        try bundle.save("Resources/fr/Localizable.strings", stringsText(["greeting": "Salut"]))
+        try session.waitFor("fr.lproj/Localizable.strings", .parsed(["greeting": "Salut"]), from: edit)
+    }
+
     /// The rule itself is the store's (see `CatalogTableTests`); here the watcher gives it the deeper paths.
     @Test func ofARootAndASubfolderCatalogOfOneTableBothAreReadWithTheirPaths() throws {
         var files = TestBundle.standardFiles
