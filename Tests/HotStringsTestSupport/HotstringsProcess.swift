@@ -115,7 +115,12 @@ package final class HotstringsProcess {
                             timeout: Duration = .seconds(20)) throws -> ProcessRun {
         let child = try HotstringsProcess(arguments, environment: environment, userID: userID)
         guard let code = child.waitForExit(timeout: timeout) else {
-            throw TimedOut(description: "hotstrings \(arguments) did not finish within \(timeout)")
+            // Said whole, so that a hang can be told from a process that ended unnoticed.
+            let state = child.isRunning ? "still running" : "ended, its end not yet seen"
+            let said = child.errorText
+            child.kill()
+            throw TimedOut(description: "hotstrings \(arguments) did not finish within \(timeout) (\(state)); "
+                + "standard error so far: \(said.isEmpty ? "nothing" : said)")
         }
         return ProcessRun(code: code, stdout: child.stdout.text, stderr: child.errorText)
     }
