@@ -3,7 +3,7 @@ import Foundation
 /// `hotstrings-bench parse`: StringsFormat's parser against Foundation's `PropertyListSerialization`.
 struct ParseSuite: BenchmarkSuite {
     static let name = "parse"
-    static let abstract = ".strings parsing: StringsFile.parse vs PropertyListSerialization (MB/s, memory)"
+    static let abstract = "parsing vs Foundation: .strings, .stringsdict and .xcstrings (MB/s, ratio, memory)"
     static let help = """
         USAGE: swift run -c release hotstrings-bench parse [--corpus DIR] [--iterations N] [--json PATH]
                                                            [--entries N] [--no-memory]
@@ -11,7 +11,9 @@ struct ParseSuite: BenchmarkSuite {
         Parses each input with StringsFile.parse and with Foundation's PropertyListSerialization on the same
         bytes: every .strings file under DIR/element-ios, and a generated table, each in UTF-8 and in
         UTF-16LE with a BOM. Prints throughput (median of N runs after a warm-up), the ratio, peak memory
-        (each parser in a child process) and whether the performance bars pass.
+        (each parser in a child process) and whether the performance bars pass. Then every .stringsdict of
+        the corpus with XMLPropertyList against PropertyListSerialization, and every .xcstrings with
+        StringCatalog against JSONSerialization, the two parsers run in turn, run by run.
 
         OPTIONS:
           --corpus DIR      the corpus folder (default: $HOTSTRINGS_CORPUS, else ../shared/corpus beside the package)
