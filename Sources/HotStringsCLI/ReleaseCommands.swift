@@ -158,21 +158,31 @@ struct RollbackCommand: Command {
     }
 }
 
-/// The options of `pull`.
+/// The options of `pull`, which `serve --pull` takes too (with `--pull-timeout` for `--timeout`).
 struct PullSettings {
-    static let specs: [OptionSpec] = [
-        .value("keep-releases", valueName: "count", default: "3",
-               help: "Releases before the current one kept in the bundle for rollback."),
-        .value("max-manifest-size", valueName: "bytes", default: String(4 << 20), help: "The largest manifest read."),
-        .value("max-download-size", valueName: "bytes", default: String(16 << 20),
-               help: "The largest file a manifest may name."),
-        .value("timeout", valueName: "s", default: "10", help: "Longest wait for the next bytes of a response."),
-        .value("max-redirects", valueName: "count", default: "5", help: "Redirects followed per request."),
-    ]
+    static let specs = specs(timeoutOption: "timeout")
+
+    /// The options, the response timeout named `timeoutOption`.
+    static func specs(timeoutOption: String) -> [OptionSpec] {
+        [
+            .value("keep-releases", valueName: "count", default: "3",
+                   help: "Releases before the current one kept in the bundle for rollback."),
+            .value("max-manifest-size", valueName: "bytes", default: String(4 << 20),
+                   help: "The largest manifest read."),
+            .value("max-download-size", valueName: "bytes", default: String(16 << 20),
+                   help: "The largest file a manifest may name."),
+            .value(timeoutOption, valueName: "s", default: "10",
+                   help: "Longest wait for the next bytes of a response."),
+            .value("max-redirects", valueName: "count", default: "5", help: "Redirects followed per request."),
+        ]
+    }
+
+    /// The names of the options besides the timeout's.
+    static let limitOptions = ["keep-releases", "max-manifest-size", "max-download-size", "max-redirects"]
 
     var options: HotStringsRelease.PullOptions
 
-    init(url: String, _ arguments: ParsedArguments) throws(UsageError) {
+    init(url: String, _ arguments: ParsedArguments, timeoutOption: String = "timeout") throws(UsageError) {
         do throws(ReleaseError) {
             options = try HotStringsRelease.PullOptions(url: url)
         } catch {
@@ -188,8 +198,8 @@ struct PullSettings {
         options.maximumManifestSize = try count("max-manifest-size", 1...(1 << 30))
         options.maximumFileSize = try count("max-download-size", 1...(1 << 30))
         options.limits.maximumRedirects = try count("max-redirects", 0...50)
-        guard let timeout = arguments.value("timeout").flatMap(Double.init), timeout > 0, timeout <= 3600 else {
-            throw UsageError("--timeout takes seconds, more than 0 and at most 3600")
+        guard let timeout = arguments.value(timeoutOption).flatMap(Double.init), timeout > 0, timeout <= 3600 else {
+            throw UsageError("--\(timeoutOption) takes seconds, more than 0 and at most 3600")
         }
         options.limits.idleTimeout = .milliseconds(Int(timeout * 1000))
     }

@@ -41,7 +41,8 @@ struct ServeCommand: Command {
             to subscribers as an error event and shown by 'status' (with the release, the last pull's time \
             and result, and the next pull's time). BUNDLE is created if missing and must hold no \
             <language>.lproj folders or root .xcstrings catalogs of its own. SIGTERM cancels a pull in \
-            flight (nothing is installed) or lets an install that has begun finish.
+            flight (nothing is installed) or lets an install that has begun finish. --keep-releases, the size \
+            caps, --pull-timeout and --max-redirects are those of 'hotstrings pull' (--timeout there).
 
             Signals: SIGTERM and SIGINT stop the daemon after clients have read what was queued for them \
             (up to a second); SIGHUP rescans the bundle. Under systemd it sends READY=1 once the first scan \
@@ -62,7 +63,7 @@ struct ServeCommand: Command {
             .value("log-level", valueName: "level", default: "info", help: "debug, info, warning or error."),
             .value("pull", valueName: "url", help: "Keep pulling releases from this http:// or https:// URL."),
             .value("pull-interval", valueName: "s", default: "30", help: "Seconds between pulls (0.1 to 86400)."),
-        ],
+        ] + PullSettings.specs(timeoutOption: "pull-timeout"),
         exitCodes: [
             (ExitCode.success, "Stopped by SIGTERM or SIGINT."),
             (ExitCode.failure, "The daemon could not start (the reason is on standard error)."),
@@ -107,21 +108,23 @@ struct ServeCommand: Command {
         configuration.pull = try Self.pull(arguments)
     }
 
-    /// `--pull` and `--pull-interval`: the origin and the schedule, nil without `--pull`.
+    /// `--pull`, `--pull-interval` and the options `pull` takes: the origin, its limits and the schedule, nil
+    /// without `--pull`.
     static func pull(_ arguments: ParsedArguments) throws(UsageError)
         -> (options: HotStringsRelease.PullOptions, schedule: PullSchedule)? {
         guard let url = arguments.values("pull").last else {
-            guard arguments.values("pull-interval").isEmpty else {
-                throw UsageError("--pull-interval needs --pull URL")
+            for name in ["pull-interval", "pull-timeout"] + PullSettings.limitOptions
+            where !arguments.values(name).isEmpty {
+                throw UsageError("--\(name) needs --pull URL")
             }
             return nil
         }
-        let options: HotStringsRelease.PullOptions
         do throws(ReleaseError) {
-            options = try HotStringsRelease.PullOptions(url: url)
+            _ = try HotStringsRelease.PullOptions(url: url)
         } catch {
             throw UsageError("--pull: \(error)")
         }
+        let options = try PullSettings(url: url, arguments, timeoutOption: "pull-timeout").options
         guard let seconds = arguments.value("pull-interval").flatMap(Double.init), seconds >= 0.1, seconds <= 86_400
         else { throw UsageError("--pull-interval takes seconds from 0.1 to 86400") }
         return (options, PullSchedule(interval: .milliseconds(Int((seconds * 1000).rounded()))))

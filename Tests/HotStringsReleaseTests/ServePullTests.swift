@@ -10,8 +10,10 @@ import Testing
         let fixture = try ReleaseFixture()
         let nginx = try fixture.nginxOrigin()
         let first = try fixture.publish()
-        // The bundle does not exist yet: serve --pull creates it and installs the first release.
-        let daemon = try PullingDaemon(bundle: fixture.target, url: nginx.url)
+        // The bundle does not exist yet: serve --pull creates it and installs the first release. No release before
+        // the current one is kept.
+        let daemon = try PullingDaemon(bundle: fixture.target, url: nginx.url,
+                                       arguments: ["--keep-releases", "0", "--pull-timeout", "5"])
         try daemon.waitForRelease(first)
         #expect(try fixture.servesExactly(first))
         // The first pull races the first scan: the language links appear only once `..data` leads somewhere.
@@ -28,6 +30,7 @@ import Testing
         try waitUntil("the new release's reload", timeout: .seconds(10)) { subscriber.reloads >= 1 }
         try daemon.waitForRelease(second)
         #expect(try daemon.germanGreeting().contains("Hallo zwei"))
+        #expect(ReleaseStore(bundle: fixture.target).installed().map(\.id) == [second], "--keep-releases 0")
         // Pulls after the install find it current: still exactly one reload, no error.
         let installedAt = Date()
         try waitUntil("a pull after the install", timeout: .seconds(10)) {
@@ -82,6 +85,11 @@ import Testing
         (["--pull", "http://127.0.0.1:9", "--pull-interval", "soon"], "--pull-interval takes seconds"),
         (["--pull", "http://127.0.0.1:9", "--pull-interval", "90000"], "--pull-interval takes seconds"),
         (["--pull-interval", "5"], "--pull-interval needs --pull"),
+        (["--keep-releases", "2"], "--keep-releases needs --pull"),
+        (["--pull-timeout", "2"], "--pull-timeout needs --pull"),
+        (["--pull", "http://127.0.0.1:9", "--keep-releases", "5000"], "--keep-releases takes a whole number"),
+        (["--pull", "http://127.0.0.1:9", "--pull-timeout", "0"], "--pull-timeout takes seconds"),
+        (["--pull", "http://127.0.0.1:9", "--max-download-size", "0"], "--max-download-size takes a whole number"),
     ])
     func badPullOptionsAreUsageErrors(arguments: [String], message: String) throws {
         let sandbox = try Sandbox(prefix: "hs-pull-usage-")
@@ -94,6 +102,10 @@ import Testing
         let run = try HotstringsProcess.run(["serve", "--help"])
         #expect(run.code == 0)
         #expect(run.stdout.contains("--pull <url>") && run.stdout.contains("--pull-interval <s>"), "\(run.stdout)")
+        for option in ["--keep-releases <count>", "--pull-timeout <s>", "--max-download-size <bytes>",
+                       "--max-manifest-size <bytes>", "--max-redirects <count>"] {
+            #expect(run.stdout.contains(option), "\(option) in \(run.stdout)")
+        }
         #expect(run.stdout.contains("5 minutes"), "\(run.stdout)")
     }
 }
