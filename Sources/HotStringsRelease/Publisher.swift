@@ -1,5 +1,6 @@
 import Foundation
 import LinuxSystem
+import StringsFormat
 
 /// `hotstrings publish`: turns a bundle into a static release any web server can serve.
 ///
@@ -93,7 +94,32 @@ package struct Publisher {
         guard !found.isEmpty else {
             throw .system("\(bundle) has no files in <language>.lproj folders and no root catalogs: nothing to publish")
         }
+        // The watcher serves catalogs in other folders too; a release cannot carry them yet, and one that left
+        // them out would drop their tables on every machine that pulls it.
+        if let catalog = Self.catalogOutsideServedFolders(in: bundle) {
+            throw .invalidTable(FileProblem(file: catalog, message: "a String Catalog outside the bundle's root and "
+                + "<language>.lproj folders cannot be published yet: move it into the root to publish it"))
+        }
         return found.sorted { $0.path < $1.path }
+    }
+
+    /// The bundle path of a String Catalog in a folder other than the root and the language folders, searched as
+    /// the watcher searches (links not followed, hidden names and `~` backups skipped, at most 16 folders deep).
+    static func catalogOutsideServedFolders(in bundle: String, below folder: String = "", depth: Int = 0) -> String? {
+        guard depth <= 16,
+              let entries = try? FileSystem.listDirectory(atPath: folder.isEmpty ? bundle : bundle + "/" + folder)
+        else { return nil }
+        for entry in entries.sorted(by: { $0.name < $1.name })
+        where !entry.name.hasPrefix(".") && !entry.name.hasSuffix("~") {
+            let path = folder.isEmpty ? entry.name : folder + "/" + entry.name
+            let kind = (try? FileSystem.status(atPath: bundle + "/" + path, followingSymlinks: false))?.kind
+            if kind == .file, !folder.isEmpty, entry.name.hasSuffix(".xcstrings") { return path }
+            if kind == .directory, !entry.name.hasSuffix(".lproj"),
+               let found = catalogOutsideServedFolders(in: bundle, below: path, depth: depth + 1) {
+                return found
+            }
+        }
+        return nil
     }
 
     private func read(_ path: String) throws(ReleaseError) -> [UInt8] {

@@ -48,4 +48,28 @@ import Testing
         _ = subscriber.terminate()
         #expect(try daemon.terminate() == 0)
     }
+
+    /// A catalog the watcher serves from another folder cannot be carried by a release yet: publish refuses the
+    /// bundle, naming it, rather than publish a release that drops its tables on every machine.
+    @Test func aCatalogInAnotherFolderIsRefusedByPublish() throws {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.source + "/Resources")
+        try FileSystem.makeDirectory(atPath: fixture.source + "/Resources/Help")
+        try FileSystem.writeFile(Array(try fixture.sandbox.read("Settings.xcstrings").utf8),
+                                 toPath: fixture.source + "/Resources/Help/Help.xcstrings")
+        #expect {
+            try fixture.publish()
+        } throws: { error in
+            guard case .invalidTable(let problem) = error as? ReleaseError else { return false }
+            return problem.file == "Resources/Help/Help.xcstrings" && problem.message.contains("move it into the root")
+        }
+        #expect(!FileManager.default.fileExists(atPath: fixture.output + "/manifest.json"), "nothing published")
+        let run = try HotstringsProcess.run(["publish", fixture.source, fixture.output])
+        #expect(run.code != 0 && run.stderr.contains("Resources/Help/Help.xcstrings"), "\(run.stderr)")
+
+        // Hidden folders and links to folders are not searched, as the watcher does not search them.
+        try FileSystem.rename(fixture.source + "/Resources", to: fixture.source + "/.Resources")
+        try FileSystem.makeSymbolicLink(atPath: fixture.source + "/Linked", pointingTo: ".Resources")
+        #expect(try !fixture.publish().isEmpty)
+    }
 }
