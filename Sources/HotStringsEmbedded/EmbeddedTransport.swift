@@ -137,6 +137,10 @@ package final class EmbeddedTransport: HotStringsTransport {
             throw EmbeddedStartError(description: "the pull interval is not positive")
         }
         guard source.keptReleases >= 0 else { throw EmbeddedStartError(description: "keptReleases is negative") }
+        guard source.maximumFileSize > 0 else {
+            throw EmbeddedStartError(description: "maximumFileSize is not positive")
+        }
+        guard source.timeout > .zero else { throw EmbeddedStartError(description: "the timeout is not positive") }
         var options: PullOptions
         do throws(ReleaseError) {
             options = try PullOptions(url: source.url)
@@ -146,6 +150,8 @@ package final class EmbeddedTransport: HotStringsTransport {
             throw EmbeddedStartError(description: "cannot pull into \(bundle): \(error)")
         }
         options.keptReleases = source.keptReleases
+        options.maximumFileSize = source.maximumFileSize
+        options.limits.idleTimeout = source.timeout
         return options
     }
 

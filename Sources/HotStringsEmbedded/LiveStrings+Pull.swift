@@ -13,6 +13,10 @@ extension LiveStrings {
         public var interval: Duration
         /// Releases before the current one kept in the bundle (3 by default).
         public var keptReleases: Int
+        /// The largest file a manifest may name (16 MiB by default); a release with a larger one is not installed.
+        public var maximumFileSize: Int
+        /// The longest wait for the next bytes of a response (10 s by default).
+        public var timeout: Duration
         /// Called on the puller's thread when a pull installs nothing, with why (the file, line and column, or
         /// the URL and the HTTP error); a run of identical failures calls it once. The last good release stays.
         public var onFailure: (@Sendable (FileProblem) -> Void)?
@@ -21,11 +25,14 @@ extension LiveStrings {
 
         /// A source; every parameter but the URL has a default suited to an application.
         public init(url: String, interval: Duration = .seconds(30), keptReleases: Int = 3,
+                    maximumFileSize: Int = 16 << 20, timeout: Duration = .seconds(10),
                     onFailure: (@Sendable (FileProblem) -> Void)? = nil,
                     onInstall: (@Sendable (String) -> Void)? = nil) {
             self.url = url
             self.interval = interval
             self.keptReleases = keptReleases
+            self.maximumFileSize = maximumFileSize
+            self.timeout = timeout
             self.onFailure = onFailure
             self.onInstall = onInstall
         }
