@@ -51,7 +51,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // Releases over the air: SHA-256, manifests, publishing, pulling over HTTP, verified atomic installs.
-        .target(name: "HotStringsRelease", dependencies: ["StringsFormat", "LinuxSystem"], swiftSettings: strict),
+        .target(
+            name: "HotStringsRelease", dependencies: ["BundleChanges", "StringsFormat", "LinuxSystem"],
+            swiftSettings: strict
+        ),
         .target(
             name: "BundleWatcher", dependencies: ["BundleChanges", "LinuxSystem", "StringsFormat"],
             swiftSettings: strict

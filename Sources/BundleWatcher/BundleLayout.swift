@@ -71,21 +71,12 @@ package enum BundleLayout {
 
     /// The table name of a String Catalog's file `name` (`Settings` for `Settings.xcstrings`), or `nil`.
     ///
-    /// Catalogs are found in the root, in each language folder and in every folder `isCatalogSearchFolder` admits,
+    /// Catalogs are found in the root, in each language folder and in every folder `CatalogSearch.isSearched(folder:)` admits,
     /// at any depth (see README, "String Catalogs, live").
     package static func catalogTable(ofFile name: String) -> String? {
         guard !name.hasPrefix("."), name.hasSuffix(TableUpdate.catalogExtension) else { return nil }
         let table = String(name.dropLast(TableUpdate.catalogExtension.count))
         return table.isEmpty ? nil : table
-    }
-
-    /// Whether the folder `name` (in the root or in a folder searched already) is searched for String Catalogs: any
-    /// folder but a language folder (`*.lproj`, which holds its tables itself), a hidden one (`..data` and the
-    /// release folders `..2026_…`, editors' and sync tools' temporaries) and a backup ending in `~`.
-    ///
-    /// Only real folders are searched: a symbolic link to a folder is not followed (see `WatchLoop+Subfolders`).
-    package static func isCatalogSearchFolder(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && !name.hasSuffix("~") && !name.hasSuffix(".lproj")
     }
 
     /// The catalog `name` (of table `table`) in `folder` (empty for the root).

@@ -4,7 +4,7 @@ import StringsFormat
 
 /// String Catalogs anywhere in the bundle: `Resources/Settings.xcstrings`, `Features/Chat/Localizable.xcstrings`.
 ///
-/// Every real folder below the root that `BundleLayout.isCatalogSearchFolder` admits (not a language folder, not
+/// Every real folder below the root that `CatalogSearch.isSearched(folder:)` admits (not a language folder, not
 /// hidden) is searched, at any depth up to `SearchLimits.depth`, and has a watch of its own with the root's mask, so
 /// a catalog saved, written in place, made or removed there is seen as in the root. A folder made or moved in is
 /// watched first and listed after, as new language folders are: files written before its watch existed are found
@@ -44,7 +44,7 @@ extension WatchLoop {
             note(event, to: BundleLayout.catalog(named: event.name, ofTable: table, in: folder), at: now)
             return
         }
-        guard BundleLayout.isCatalogSearchFolder(event.name) else { return }
+        guard CatalogSearch.isSearched(folder: event.name) else { return }
         noteSearchedEntry(event, path: folder + "/" + event.name, at: now)
     }
 
@@ -102,7 +102,7 @@ extension WatchLoop {
         guard let entries = try? FileSystem.listDirectory(atPath: root) else { return }
         var present: Set<String> = []
         for entry in entries where entry.isNameValidUTF8 && entry.kind == .directory
-            && BundleLayout.isCatalogSearchFolder(entry.name) {
+            && CatalogSearch.isSearched(folder: entry.name) {
             present.insert(entry.name)
             addSubfolder(entry.name, noting: .finished, at: now)
         }
@@ -147,7 +147,7 @@ extension WatchLoop {
             }
             if let table = BundleLayout.catalogTable(ofFile: entry.name) {
                 found.append(BundleLayout.catalog(named: entry.name, ofTable: table, in: folder))
-            } else if entry.kind == .directory, BundleLayout.isCatalogSearchFolder(entry.name) {
+            } else if entry.kind == .directory, CatalogSearch.isSearched(folder: entry.name) {
                 found += searchFolder(folder + "/" + entry.name, visited: &visited, unlisted: &unlisted)
             }
         }

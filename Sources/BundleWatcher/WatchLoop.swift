@@ -148,13 +148,13 @@ final class WatchLoop {
             if event.name.isEmpty || BundleLayout.language(ofFolder: event.name) != nil { rescanAllFolders(at: now) }
             if event.name.isEmpty {
                 searchSubfoldersAgain(at: now)
-            } else if BundleLayout.isCatalogSearchFolder(event.name) {
+            } else if CatalogSearch.isSearched(folder: event.name) {
                 noteSearchedEntry(event, path: event.name, at: now)
             }
             return
         }
         guard BundleLayout.language(ofFolder: event.name) != nil else {
-            if BundleLayout.isCatalogSearchFolder(event.name) { noteSearchedEntry(event, path: event.name, at: now) }
+            if CatalogSearch.isSearched(folder: event.name) { noteSearchedEntry(event, path: event.name, at: now) }
             noteRootEntryChange(event, at: now)
             return
         }
@@ -318,7 +318,7 @@ final class WatchLoop {
                 files.append(BundleLayout.catalog(named: entry.name, ofTable: table, in: ""))
                 continue
             }
-            if entry.kind == .directory, BundleLayout.isCatalogSearchFolder(entry.name) {
+            if entry.kind == .directory, CatalogSearch.isSearched(folder: entry.name) {
                 files += searchFolder(entry.name, visited: &searched, unlisted: &unlistedFolders)
                 continue
             }

@@ -1,3 +1,4 @@
+import BundleChanges
 import Foundation
 import LinuxSystem
 import StringsFormat
@@ -104,17 +105,17 @@ package struct Publisher {
     }
 
     /// The bundle path of a String Catalog in a folder other than the root and the language folders, searched as
-    /// the watcher searches (links not followed, hidden names and `~` backups skipped, at most 16 folders deep).
+    /// the watcher searches (`CatalogSearch`: links not followed, as deep as the watcher's default).
     static func catalogOutsideServedFolders(in bundle: String, below folder: String = "", depth: Int = 0) -> String? {
-        guard depth <= 16,
+        guard depth <= CatalogSearch.defaultDepth,
               let entries = try? FileSystem.listDirectory(atPath: folder.isEmpty ? bundle : bundle + "/" + folder)
         else { return nil }
-        for entry in entries.sorted(by: { $0.name < $1.name })
-        where !entry.name.hasPrefix(".") && !entry.name.hasSuffix("~") {
+        for entry in entries.sorted(by: { $0.name < $1.name }) {
             let path = folder.isEmpty ? entry.name : folder + "/" + entry.name
             let kind = (try? FileSystem.status(atPath: bundle + "/" + path, followingSymlinks: false))?.kind
-            if kind == .file, !folder.isEmpty, entry.name.hasSuffix(".xcstrings") { return path }
-            if kind == .directory, !entry.name.hasSuffix(".lproj"),
+            if kind == .file, !folder.isEmpty, !entry.name.hasPrefix("."),
+               entry.name.hasSuffix(TableUpdate.catalogExtension) { return path }
+            if kind == .directory, CatalogSearch.isSearched(folder: entry.name),
                let found = catalogOutsideServedFolders(in: bundle, below: path, depth: depth + 1) {
                 return found
             }

@@ -31,12 +31,7 @@ import Testing
         #expect(try settings("de").contains("Optionen"))
         #expect(try settings("fr").contains("Réglages"))
         // Pulls after the install find it current: still exactly one reload, naming only the changed key.
-        let installedAt = Date()
-        try waitUntil("a pull after the install", timeout: .seconds(10)) {
-            let pull = try daemon.pullStatus()
-            return (statusDate(pull["lastPull"]) ?? .distantPast) > installedAt.addingTimeInterval(0.5)
-                && pull["result"] as? String == "not-modified"
-        }
+        try daemon.waitForUnchangedPull(after: Date().addingTimeInterval(0.5))
         #expect(subscriber.reloads == 1, "\(subscriber.stdout.text)")
         let reload = try #require(subscriber.stdout.text.split(separator: "\n").first {
             $0.contains(#""event":"reload""#)

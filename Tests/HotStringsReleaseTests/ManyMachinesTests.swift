@@ -42,13 +42,7 @@ import Testing
         }
         // Every daemon pulls again and finds nothing new: still one reload per subscriber.
         let after = Date()
-        for daemon in daemons {
-            try waitUntil("a pull after the install", timeout: .seconds(10)) {
-                let pull = try daemon.pullStatus()
-                return (statusDate(pull["lastPull"]) ?? .distantPast) > after
-                    && pull["result"] as? String == "not-modified"
-            }
-        }
+        for daemon in daemons { try daemon.waitForUnchangedPull(after: after) }
         for subscriber in subscribers.joined() {
             #expect(subscriber.reloads == 1, "\(subscriber.stdout.text)")
             #expect(subscriber.errorEvents.isEmpty, "\(subscriber.stdout.text)")

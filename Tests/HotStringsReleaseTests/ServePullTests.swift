@@ -32,12 +32,7 @@ import Testing
         #expect(try daemon.germanGreeting().contains("Hallo zwei"))
         #expect(ReleaseStore(bundle: fixture.target).installed().map(\.id) == [second], "--keep-releases 0")
         // Pulls after the install find it current: still exactly one reload, no error.
-        let installedAt = Date()
-        try waitUntil("a pull after the install", timeout: .seconds(10)) {
-            let pull = try daemon.pullStatus()
-            return (statusDate(pull["lastPull"]) ?? .distantPast) > installedAt.addingTimeInterval(0.5)
-                && pull["result"] as? String == "not-modified"
-        }
+        try daemon.waitForUnchangedPull(after: Date().addingTimeInterval(0.5))
         #expect(subscriber.reloads == 1, "\(subscriber.stdout.text)")
         #expect(subscriber.errorEvents.isEmpty, "\(subscriber.stdout.text)")
 

@@ -34,6 +34,14 @@ package final class PullingDaemon {
         return pull
     }
 
+    /// Waits for a pull made after `date` that found the origin unchanged (answered 304).
+    package func waitForUnchangedPull(after date: Date) throws {
+        try waitUntil("a pull after \(date) finding the origin unchanged", timeout: .seconds(10)) {
+            let pull = try self.pullStatus()
+            return (statusDate(pull["lastPull"]) ?? .distantPast) > date && pull["result"] as? String == "not-modified"
+        }
+    }
+
     /// The release the daemon's status names as installed.
     package func release() throws -> String? { try status()["release"] as? String }
 
