@@ -121,7 +121,8 @@ struct XMLPropertyListReader {
             }
         }
 
-        /// The closing tag of an element with this name, `</name>`, as bytes to compare the input with.
+        /// The closing tag of an element that holds text, `</name>`, as bytes to compare the input with; empty for
+        /// the others.
         var closingTag: StaticString {
             switch self {
             case .key: "</key>"
@@ -130,12 +131,7 @@ struct XMLPropertyListReader {
             case .real: "</real>"
             case .date: "</date>"
             case .data: "</data>"
-            case .true: "</true>"
-            case .false: "</false>"
-            case .dict: "</dict>"
-            case .array: "</array>"
-            case .plist: "</plist>"
-            case .other: ""
+            default: ""
             }
         }
     }
@@ -426,7 +422,7 @@ struct XMLPropertyListReader {
             default: break
             }
         }
-        guard name != .other, hasPrefix(name.closingTag) else { return nil }
+        guard name.closingTag.utf8CodeUnitCount > 0, hasPrefix(name.closingTag) else { return nil }
         return name.closingTag.utf8CodeUnitCount
     }
 
