@@ -8,7 +8,9 @@ struct PublishCommand: Command {
         abstract: "Publish a bundle as a static release for 'pull' (any web server or CDN).",
         discussion: """
             Lints every table first and refuses to publish when there are errors (warnings are printed and \
-            allowed). Then writes OUTDIR/files/<sha256> for every file (content-addressed: files an earlier \
+            allowed). Publishes only tables (other files are skipped with a warning each), refuses links that \
+            lead outside the bundle and names a pull cannot install. Then writes OUTDIR/files/<sha256> for every \
+            table (content-addressed: files an earlier \
             release has are not written again), OUTDIR/releases/<release>.json, and last OUTDIR/manifest.json \
             (format, release id, creation time, each file's path, size and SHA-256). A bundle identical to the \
             current release publishes nothing. Serve manifest.json with a short cache life (Cache-Control: \
@@ -22,6 +24,9 @@ struct PublishCommand: Command {
         options: [
             .value("development-language", valueName: "language", default: "en",
                    help: "The language translations are compared with by the lint."),
+            .flag("follow-external-symlinks",
+                  help: "Also publish tables and folders whose symbolic links lead outside the bundle (off: such a "
+                    + "link is refused, so that whoever can write the bundle cannot publish other files)."),
         ],
         exitCodes: [
             (ExitCode.success, "Published (or the bundle is the current release already)."),
@@ -33,11 +38,13 @@ struct PublishCommand: Command {
     var bundle: String
     var output: String
     var developmentLanguage: String
+    var followsExternalSymlinks: Bool
 
     init(arguments: ParsedArguments) throws(UsageError) {
         bundle = try BundleOptions.bundle(arguments.positionals[0])
         output = arguments.positionals[1]
         developmentLanguage = arguments.value("development-language") ?? "en"
+        followsExternalSymlinks = arguments.flag("follow-external-symlinks")
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
@@ -49,7 +56,13 @@ struct PublishCommand: Command {
             return ExitCode.failure
         }
         do throws(ReleaseError) {
-            let outcome = try Publisher().publish(bundle: bundle, to: output)
+            var publisher = Publisher()
+            publisher.followsExternalSymlinks = followsExternalSymlinks
+            let outcome = try publisher.publish(bundle: bundle, to: output)
+            for path in outcome.skippedFiles {
+                io.stderr.write("hotstrings publish: warning: \(path) is not a table (.strings, .stringsdict, "
+                    + ".xcstrings): not published\n")
+            }
             let manifest = outcome.manifest
             if outcome.isUnchanged {
                 io.stdout.write("unchanged: \(manifest.release) is the current release of \(output)\n")

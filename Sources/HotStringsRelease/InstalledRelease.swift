@@ -1,8 +1,8 @@
 import Foundation
 import LinuxSystem
 
-/// A release installed in a bundle: its folder `..<release>`, the manifest it was installed from, and what the
-/// origin said about that manifest (the validators of conditional requests).
+/// A release installed in a bundle: its folder (`..r-<release>`, see `ReleaseStoreNames`), the manifest it was
+/// installed from, and what the origin said about that manifest (the validators of conditional requests).
 package struct InstalledRelease: Sendable, Equatable {
     /// The manifest, as verified at install time.
     package var manifest: ReleaseManifest
@@ -15,11 +15,23 @@ package struct InstalledRelease: Sendable, Equatable {
     package var lastModified: String?
     /// The manifest's URL.
     package var source: String?
+    /// The folder's name in the bundle: `..r-<release>` unless the store chose another (`..r-<release>@2` for a
+    /// release id installed again with other files) or read it from a bundle of the old layout (`..<release>`).
+    package var folderName: String
+
+    /// A release of `manifest` installed at `installedAt` (microseconds since 1970), in its usual folder.
+    package init(manifest: ReleaseManifest, installedAt: Int, entityTag: String? = nil, lastModified: String? = nil,
+                 source: String? = nil) {
+        self.manifest = manifest
+        folderName = ReleaseStoreNames.releaseFolder(manifest.release)
+        self.installedAt = installedAt
+        self.entityTag = entityTag
+        self.lastModified = lastModified
+        self.source = source
+    }
 
     /// The release id.
     package var id: String { manifest.release }
-    /// The folder's name in the bundle: `..<release>`.
-    package var folderName: String { ".." + manifest.release }
 
     /// The name of the manifest copy inside a release folder.
     static let manifestName = ".manifest.json"
@@ -34,8 +46,12 @@ package struct InstalledRelease: Sendable, Equatable {
               let record = (try? JSONSerialization.jsonObject(with: Data(recordBytes))) as? [String: Any],
               let installedAt = record["installedAt"] as? Int
         else { return nil }
-        return InstalledRelease(manifest: manifest, installedAt: installedAt, entityTag: record["etag"] as? String,
-                                lastModified: record["lastModified"] as? String, source: record["source"] as? String)
+        var release = InstalledRelease(manifest: manifest, installedAt: installedAt,
+                                       entityTag: record["etag"] as? String,
+                                       lastModified: record["lastModified"] as? String,
+                                       source: record["source"] as? String)
+        release.folderName = String(folder.split(separator: "/").last ?? "")
+        return release
     }
 
     /// The install record's JSON.

@@ -20,23 +20,41 @@ package struct Publisher {
         package var reusedFiles: Int
         /// Whether the bundle was the current release already (nothing was published).
         package var isUnchanged: Bool
+        /// Files of the language folders that are not tables (`notes.txt`), left out, by bundle path: one warning
+        /// each.
+        package var skippedFiles: [String] = []
+    }
+
+    /// The tables and the other files `collect` found, by bundle path, in path order.
+    package struct Collected {
+        /// The tables, with their bytes: what a release carries.
+        package var tables: [(path: String, bytes: [UInt8])]
+        /// Files of the language folders that are not tables: left out.
+        package var skipped: [String]
     }
 
     /// The largest file published (16 MiB, the watcher's default cap).
     package var maximumFileSize = 16 << 20
     /// The clock, for the release id and creation time.
     package var now: @Sendable () -> Date = { Date() }
+    /// Whether tables and folders whose links lead outside the bundle are published (`--follow-external-symlinks`,
+    /// as the watcher's): off, such a link is refused, so that whoever can write the bundle cannot publish the
+    /// publisher's other files.
+    package var followsExternalSymlinks = false
 
     /// A publisher with the defaults.
     package init() {}
 
-    /// Collects the bundle's files, validates every table, and publishes them into `output`.
-    /// - Throws: `ReleaseError.invalidTable` for the first table that does not parse (nothing is published),
-    ///   `.system` when the bundle cannot be read or the output written.
+    /// Collects the bundle's tables, validates every one, and publishes them into `output`.
+    /// - Throws: `ReleaseError.invalidTable` for the first table that does not parse, has a name a pull cannot
+    ///   install, or leads outside the bundle (nothing is published), `.system` when the bundle cannot be read or
+    ///   the output written.
     package func publish(bundle: String, to output: String) throws(ReleaseError) -> Outcome {
-        let contents = try collect(bundle: bundle)
+        let collected = try collect(bundle: bundle)
+        let contents = collected.tables
         var files: [ReleaseManifest.File] = []
         for (path, bytes) in contents {
+            try Self.checkName(path)
             try ReleaseContent.validate(bytes, path: path)
             files.append(ReleaseManifest.File(path: path, size: bytes.count, sha256: SHA256.hexDigest(bytes)))
         }
@@ -45,7 +63,8 @@ package struct Publisher {
         if let bytes = try? FileSystem.readFile(atPath: manifestPath, maximumSize: 64 << 20),
            let current = try? ReleaseManifest.decode(bytes, maximumFileSize: maximumFileSize),
            current.files == manifest.files {
-            return Outcome(manifest: current, writtenFiles: 0, reusedFiles: files.count, isUnchanged: true)
+            return Outcome(manifest: current, writtenFiles: 0, reusedFiles: files.count, isUnchanged: true,
+                           skippedFiles: collected.skipped)
         }
         let date = now()
         manifest.release = Self.stamp(date, format: "yyyyMMdd'T'HHmmss'Z'") + "-" + manifest.contentDigest.prefix(12)
@@ -66,34 +85,46 @@ package struct Publisher {
         }
         try system("write \(manifestPath)") { try Self.replaceManifest(at: manifestPath, with: json) }
         return Outcome(manifest: manifest, writtenFiles: written, reusedFiles: byDigest.count - written,
-                       isUnchanged: false)
+                       isUnchanged: false, skippedFiles: collected.skipped)
     }
 
-    /// Every regular file of the bundle's language folders and every String Catalog (`T.xcstrings`) in its root,
-    /// by bundle path, in path order. Hidden names and `~` backups are left out, as the watcher leaves them out;
-    /// folders and catalogs reached through links are read (a bundle that is itself installed from releases
-    /// publishes its current release).
-    package func collect(bundle: String) throws(ReleaseError) -> [(path: String, bytes: [UInt8])] {
+    /// Every table (`.strings`, `.stringsdict`, `.xcstrings`) of the bundle's language folders and every String
+    /// Catalog (`T.xcstrings`) in its root, by bundle path, in path order; the language folders' other files are
+    /// listed as skipped. Hidden names and `~` backups are left out, as the watcher leaves them out; folders and
+    /// files reached through links are read when the links stay inside the bundle (a bundle that is itself
+    /// installed from releases publishes its current release), or with `followsExternalSymlinks`.
+    /// - Throws: `ReleaseError.invalidTable` naming a link that leads outside the bundle.
+    package func collect(bundle: String) throws(ReleaseError) -> Collected {
         var found: [(path: String, bytes: [UInt8])] = []
+        var skipped: [String] = []
+        let root = try system("resolve \(bundle)") { try FileSystem.resolvedPath(bundle) }
         let entries = try system("list \(bundle)") { try FileSystem.listDirectory(atPath: bundle) }
         for entry in entries where !entry.name.hasPrefix(".") {
             let path = bundle + "/" + entry.name
             if entry.name.hasSuffix(".xcstrings"), ReleaseManifest.isSafeBundlePath(entry.name) {
                 guard (try? FileSystem.status(atPath: path))?.kind == .file else { continue }
+                try checkInside(entry.name, of: bundle, root: root)
                 found.append((entry.name, try read(path)))
                 continue
             }
             guard entry.name.hasSuffix(".lproj"), (try? FileSystem.status(atPath: path))?.kind == .directory
             else { continue }
+            try checkInside(entry.name, of: bundle, root: root)
             let files = try system("list \(path)") { try FileSystem.listDirectory(atPath: path) }
             for file in files where !file.name.hasPrefix(".") && !file.name.hasSuffix("~") {
                 let filePath = path + "/" + file.name
                 guard (try? FileSystem.status(atPath: filePath))?.kind == .file else { continue }
+                try checkInside(entry.name + "/" + file.name, of: bundle, root: root)
+                guard ReleaseContent.isTable(file.name) else {
+                    skipped.append(entry.name + "/" + file.name)
+                    continue
+                }
                 found.append((entry.name + "/" + file.name, try read(filePath)))
             }
         }
         guard !found.isEmpty else {
-            throw .system("\(bundle) has no files in <language>.lproj folders and no root catalogs: nothing to publish")
+            throw .system("\(bundle) has no tables in <language>.lproj folders and no root catalogs: "
+                + "nothing to publish")
         }
         // The watcher serves catalogs in other folders too; a release cannot carry them yet, and one that left
         // them out would drop their tables on every machine that pulls it.
@@ -101,7 +132,31 @@ package struct Publisher {
             throw .invalidTable(FileProblem(file: catalog, message: "a String Catalog outside the bundle's root and "
                 + "<language>.lproj folders cannot be published yet: move it into the root to publish it"))
         }
-        return found.sorted { $0.path < $1.path }
+        return Collected(tables: found.sorted { $0.path < $1.path }, skipped: skipped.sorted())
+    }
+
+    /// Refuses `relative` (a bundle path) when, its links resolved, it leads outside `root` (the bundle's real
+    /// path), unless `followsExternalSymlinks`: as the watcher refuses to read it.
+    private func checkInside(_ relative: String, of bundle: String, root: String) throws(ReleaseError) {
+        guard !followsExternalSymlinks else { return }
+        let resolved = try system("resolve \(relative)") { try FileSystem.resolvedPath(bundle + "/" + relative) }
+        guard resolved != root, !resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { return }
+        throw .invalidTable(FileProblem(file: relative, message: "leads outside the bundle, to \(resolved); not "
+            + "published (--follow-external-symlinks allows it)"))
+    }
+
+    /// Refuses a bundle path a pull would refuse: a name longer than the installer can write, or a path that is
+    /// not `<language>.lproj/<file>` or `<table>.xcstrings` with printable names.
+    private static func checkName(_ path: String) throws(ReleaseError) {
+        if let name = path.split(separator: "/").first(where: { $0.utf8.count > ReleaseManifest.longestName }) {
+            throw .invalidTable(FileProblem(file: path, message: "the name is \(name.utf8.count) bytes long: a pull "
+                + "installs names of at most \(ReleaseManifest.longestName) bytes (255, less the installer's "
+                + "temporary name); rename it"))
+        }
+        guard ReleaseManifest.isSafeBundlePath(path) else {
+            throw .invalidTable(FileProblem(file: path, message: "a pull cannot install this name (control "
+                + "characters?); rename it"))
+        }
     }
 
     /// The bundle path of a String Catalog in a folder other than the root and the language folders, searched as

@@ -103,11 +103,13 @@ package struct Puller: Sendable {
                                        source: source)
         if let current, current.id == manifest.id, current.manifest.files == manifest.files {
             release.installedAt = current.installedAt
+            release.folderName = current.folderName
             try store.update(release)
             return .unchanged
         }
-        if store.installed().contains(where: { $0.id == manifest.release && $0.manifest.files == manifest.files }) {
+        if let kept = store.installed().last(where: { $0.id == manifest.id && $0.manifest.files == manifest.files }) {
             // A release kept from before (the origin was rolled back): current again without a download.
+            release.folderName = kept.folderName
             try store.update(release)
             try store.makeCurrent(release)
             return .installed(previous: current?.id)

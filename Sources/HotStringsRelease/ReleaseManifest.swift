@@ -1,12 +1,13 @@
 import Foundation
+import LinuxSystem
 
 /// `manifest.json` of a published release: which files make up the release, with their sizes and SHA-256
 /// digests. The files themselves are published as `files/<sha256>`.
 ///
 /// Decoding checks everything a puller relies on before it touches the disk: the format version, a release id
 /// that is a safe folder name, file paths of the form `<language>.lproj/<file>` or `<table>.xcstrings` (a String
-/// Catalog in the bundle's root) with no hidden or parent components, digests of 64 lowercase hex digits, sizes
-/// within the cap, and no path given twice.
+/// Catalog in the bundle's root) with no hidden or parent components and names the installer can write, digests
+/// of 64 lowercase hex digits, sizes within the cap, and no path given twice.
 package struct ReleaseManifest: Sendable, Equatable {
     /// The format this code writes and reads.
     package static let formatVersion = 1
@@ -112,6 +113,10 @@ package struct ReleaseManifest: Sendable, Equatable {
                   let size = entry["size"] as? Int, let digest = entry["sha256"] as? String else {
                 throw .invalidManifest("files[\(index)] needs a string path, an integer size and a string sha256")
             }
+            if let name = path.split(separator: "/").first(where: { $0.utf8.count > longestName }) {
+                throw .invalidManifest("files[\(index)]: '\(path.prefix(60))…' has a name of \(name.utf8.count) "
+                    + "bytes: the installer writes names of at most \(longestName) bytes")
+            }
             guard isSafeBundlePath(path) else {
                 throw .invalidManifest(
                     "files[\(index)]: path '\(path)' is not <language>.lproj/<file> or <table>.xcstrings")
@@ -141,8 +146,12 @@ package struct ReleaseManifest: Sendable, Equatable {
             || $0 == UInt8(ascii: "-") }
     }
 
+    /// The longest name a component of a file's path may have, in bytes: what the installer can write (its
+    /// temporary name adds to the name, and no name may be longer than 255 bytes).
+    package static let longestName = FileSystem.longestAtomicallyWrittenName
+
     /// Whether `path` is `<language>.lproj/<file>` (two components) or `<table>.xcstrings` (one): no component
-    /// hidden or a backup, printable ASCII or any non-ASCII, no control characters.
+    /// hidden or a backup or longer than `longestName`, printable ASCII or any non-ASCII, no control characters.
     package static func isSafeBundlePath(_ path: String) -> Bool {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         switch parts.count {
@@ -151,7 +160,7 @@ package struct ReleaseManifest: Sendable, Equatable {
         default: return false
         }
         return parts.allSatisfy { part in
-            !part.isEmpty && !part.hasPrefix(".") && !part.hasSuffix("~") && part.utf8.count <= 255
+            !part.isEmpty && !part.hasPrefix(".") && !part.hasSuffix("~") && part.utf8.count <= longestName
                 && part.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
         }
     }

@@ -4,18 +4,20 @@ import LinuxSystem
 /// The releases installed in one bundle, in the layout Kubernetes uses for ConfigMap volumes:
 ///
 /// ```
-/// BUNDLE/..20261203T101500Z-ab12cd34ef56/de.lproj/Localizable.strings   a release, never changed once in place
-/// BUNDLE/..data -> ..20261203T101500Z-ab12cd34ef56                      the current release
-/// BUNDLE/de.lproj -> ..data/de.lproj                                    what the watcher serves
-/// BUNDLE/Settings.xcstrings -> ..data/Settings.xcstrings                a String Catalog of the root, the same way
+/// BUNDLE/..r-20261203T101500Z-ab12cd34ef56/de.lproj/Localizable.strings   a release, never changed once in place
+/// BUNDLE/..data -> ..r-20261203T101500Z-ab12cd34ef56                      the current release
+/// BUNDLE/de.lproj -> ..data/de.lproj                                      what the watcher serves
+/// BUNDLE/Settings.xcstrings -> ..data/Settings.xcstrings                  a String Catalog of the root, the same way
 /// ```
 ///
-/// An install writes a new release folder under a temporary name, renames it into place, and makes it current
-/// with one `rename` of a new `..data` link over the old one, so the watcher reads the whole release in one
-/// batch and subscribers get one reload. Links for languages (and root catalogs) the new release adds are made
-/// before the swap (they lead nowhere until then, which the watcher ignores), links for those it drops are removed
-/// after it. Into an empty bundle, `..data` first points at an empty folder (`...empty`, a name no release folder
-/// can have), so the first release is linked the same way.
+/// An install writes a new release folder under a temporary name, renames it into place under a name no folder
+/// has (`..r-<id>`, or `..r-<id>@2` when that one is there: the same id served again with other files), and makes
+/// it current with one `rename` of a new `..data` link over the old one, so the watcher reads the whole release in
+/// one batch and subscribers get one reload; the folder `..data` led to is removed only after the swap. Links for
+/// languages (and root catalogs) the new release adds are made before the swap (they lead nowhere until then,
+/// which the watcher ignores), links for those it drops are removed after it. Into an empty bundle, `..data`
+/// first points at an empty folder (`...empty`), so the first release is linked the same way. Every name the
+/// store uses, and why no release id reaches them, is in `ReleaseStoreNames`.
 /// Whatever step a crash interrupts, `..data` names one whole release; `prepare()` removes what is left over.
 package struct ReleaseStore: Sendable {
     /// The bundle folder.
@@ -25,13 +27,7 @@ package struct ReleaseStore: Sendable {
     /// A test-only hook: the install calls it with each step's number as it reaches the step (see `InstallStep`).
     package var willReachStep: @Sendable (InstallStep) -> Void = InstallStep.crashIfRequested
 
-    static let dataLink = "..data"
-    static let stagingLink = "..data_tmp"
-    static let temporaryPrefix = "..tmp-"
-    static let lockName = "..pull.lock"
-    /// What `..data` points at while the first release into an empty bundle is linked. It stays until the next
-    /// `prepare()`: removed at once, a watcher that had just read `..data` could find its target gone.
-    static let emptyFolder = "...empty"
+    private typealias Names = ReleaseStoreNames
 
     /// The store of the bundle at `bundle`.
     package init(bundle: String) {
@@ -42,33 +38,38 @@ package struct ReleaseStore: Sendable {
 
     /// The release `..data` points at, nil when there is none.
     package func current() -> InstalledRelease? {
-        guard let target = try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink),
-              target.hasPrefix(".."), !target.contains("/") else { return nil }
-        return InstalledRelease.read(folder: bundle + "/" + target)
+        guard let target = currentFolderName(), let release = InstalledRelease.read(folder: bundle + "/" + target),
+              Names.isFolder(target, of: release.id) else { return nil }
+        return release
     }
 
     /// The id of the release `..data` points at, from the link alone (one `readlink`, nothing read): what `status`
     /// shows. Nil when the bundle has no release.
     package func currentID() -> String? {
-        guard let target = try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink),
-              isReleaseFolderName(target) else { return nil }
-        return String(target.dropFirst(2))
+        guard let target = currentFolderName() else { return nil }
+        return Names.releaseID(ofFolder: target) ?? Names.oldLayoutReleaseID(ofFolder: target)
     }
 
-    /// Every complete release folder, oldest install first.
+    /// The name `..data` leads to, when it is a link to a name in the bundle.
+    private func currentFolderName() -> String? {
+        guard let target = try? FileSystem.linkTarget(atPath: bundle + "/" + Names.dataLink),
+              target.hasPrefix(".."), !target.contains("/") else { return nil }
+        return target
+    }
+
+    /// Every complete release folder (of either layout), oldest install first.
     package func installed() -> [InstalledRelease] {
         let entries = (try? FileSystem.listDirectory(atPath: bundle)) ?? []
         return entries.compactMap { entry -> InstalledRelease? in
             guard entry.kind == .directory, isReleaseFolderName(entry.name) else { return nil }
             guard let release = InstalledRelease.read(folder: bundle + "/" + entry.name),
-                  release.folderName == entry.name else { return nil }
+                  Names.isFolder(entry.name, of: release.id) else { return nil }
             return release
-        }.sorted { ($0.installedAt, $0.id) < ($1.installedAt, $1.id) }
+        }.sorted { ($0.installedAt, $0.id, $0.folderName) < ($1.installedAt, $1.id, $1.folderName) }
     }
 
     private func isReleaseFolderName(_ name: String) -> Bool {
-        name.hasPrefix("..") && name != Self.dataLink && name != Self.stagingLink
-            && !name.hasPrefix(Self.temporaryPrefix) && ReleaseManifest.isSafeReleaseID(String(name.dropFirst(2)))
+        Names.releaseID(ofFolder: name) != nil || Names.oldLayoutReleaseID(ofFolder: name) != nil
     }
 
     /// The bytes of a file with digest `sha256` in any installed release, checked against the digest; nil when no
@@ -88,9 +89,10 @@ package struct ReleaseStore: Sendable {
     // MARK: - Start-up
 
     /// Makes the bundle folder if missing, refuses a bundle that holds language folders or root String Catalogs
-    /// of its own, and cleans
-    /// up after an install that was killed: temporary folders and links, links that do not match the current
-    /// release, and release folders beyond the kept count.
+    /// of its own, and cleans up after an install that was killed: temporary folders and links, links that do
+    /// not match the current release, other folders of the current release's id, and release folders beyond the
+    /// kept count. Release folders of the old layout (`..<id>`) that are not current are moved to `..r-<id>`;
+    /// the folder `..data` leads to is never removed or moved.
     /// - Throws: `ReleaseError.unmanagedBundle` for a bundle with real language folders or root catalogs,
     ///   `.system` otherwise.
     package func prepare() throws(ReleaseError) {
@@ -98,25 +100,33 @@ package struct ReleaseStore: Sendable {
         let entries = try system("list \(bundle)") { try FileSystem.listDirectory(atPath: bundle) }
         for entry in entries where Self.isLinkedName(entry.name) {
             let target = try? FileSystem.linkTarget(atPath: bundle + "/" + entry.name)
-            guard entry.kind == .symlink, target == Self.dataLink + "/" + entry.name else {
+            guard entry.kind == .symlink, target == Names.dataLink + "/" + entry.name else {
                 throw .unmanagedBundle("\(bundle) holds \(entry.name) of its own: releases are installed only into "
                     + "an empty bundle folder or one they were installed into before (\(entry.name) -> ..data/…)")
             }
         }
-        for entry in entries where entry.name.hasPrefix(Self.temporaryPrefix) || entry.name == Self.stagingLink {
-            try system("remove the leftover \(entry.name)") {
-                try FileSystem.removeRecursively(atPath: bundle + "/" + entry.name)
+        // Never the folder `..data` leads to: in the old layout, a release could be named like a leftover.
+        let currentFolder = currentFolderName()
+        for entry in entries where entry.name != currentFolder {
+            let isLeftover = entry.name.hasPrefix(Names.temporaryPrefix) || entry.name == Names.stagingLink
+                // A folder named `..data`: a release of the old layout with id `data`, which broke every pull.
+                || (entry.name == Names.dataLink && entry.kind == .directory)
+            let isBrokenRelease = entry.kind == .directory && isReleaseFolderName(entry.name)
+                && InstalledRelease.read(folder: bundle + "/" + entry.name) == nil
+            if isLeftover {
+                try system("remove the leftover \(entry.name)") {
+                    try FileSystem.removeRecursively(atPath: bundle + "/" + entry.name)
+                }
+            } else if isBrokenRelease {
+                try remove(folder: entry.name)
             }
         }
-        for entry in entries where entry.kind == .directory && isReleaseFolderName(entry.name) {
-            if InstalledRelease.read(folder: bundle + "/" + entry.name) == nil { try remove(folder: entry.name) }
-        }
-        if (try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink)) != Self.emptyFolder {
-            try? FileSystem.removeRecursively(atPath: bundle + "/" + Self.emptyFolder)
+        if currentFolder != Names.emptyFolder {
+            try? FileSystem.removeRecursively(atPath: bundle + "/" + Names.emptyFolder)
         }
         if let current = current() {
             try linkEntries(of: current.manifest, removingOthers: true)
-            try prune(keeping: current)
+            try tidy(keeping: current)
         }
     }
 
@@ -141,10 +151,14 @@ package struct ReleaseStore: Sendable {
 
     /// Installs `manifest` with the verified `contents` (bytes by bundle path) as the current release.
     ///
-    /// Call `prepare()` first. The files must have been checked against the manifest (see `Puller`).
+    /// Call `prepare()` first. The files must have been checked against the manifest (see `Puller`). The release
+    /// goes into a folder no other has (`release.folderName` is not used), so that a release id installed before,
+    /// even the current one, is replaced by the swap and removed only after it.
     /// - Throws: `ReleaseError.system` naming the failing step; the previous release stays current.
     package func install(_ release: InstalledRelease, contents: [String: [UInt8]]) throws(ReleaseError) {
-        let staging = bundle + "/" + Self.temporaryPrefix + release.id + "-\(ProcessStatistics.processID)"
+        var release = release
+        release.folderName = freshFolderName(for: release.id)
+        let staging = bundle + "/" + Names.temporaryPrefix + release.id + "-\(ProcessStatistics.processID)"
         try? FileSystem.removeRecursively(atPath: staging)
         try system("create \(staging)") { try FileSystem.makeDirectory(atPath: staging) }
         willReachStep(.stagingCreated)
@@ -171,10 +185,6 @@ package struct ReleaseStore: Sendable {
             }
             willReachStep(.filesWritten)
             let folder = bundle + "/" + release.folderName
-            if (try? FileSystem.status(atPath: folder, followingSymlinks: false)) != nil {
-                // The same release id installed before (and rolled away from, or half-pruned): replace it whole.
-                try remove(folder: release.folderName)
-            }
             try system("rename \(staging) to \(folder)") { try FileSystem.rename(staging, to: folder) }
         } catch {
             try? FileSystem.removeRecursively(atPath: staging)
@@ -184,35 +194,46 @@ package struct ReleaseStore: Sendable {
         try makeCurrent(release)
     }
 
+    /// `..r-<id>`, or the first `..r-<id>@<n>` nothing in the bundle has.
+    private func freshFolderName(for id: String) -> String {
+        var copy = 1
+        while (try? FileSystem.status(atPath: bundle + "/" + Names.releaseFolder(id, copy: copy),
+                                      followingSymlinks: false)) != nil {
+            copy += 1
+        }
+        return Names.releaseFolder(id, copy: copy)
+    }
+
     /// Makes the installed `release` current: links for the new languages and root catalogs, the `..data` swap,
-    /// then the links of languages and catalogs it lacks removed, and older releases pruned.
+    /// then the links of languages and catalogs it lacks removed, other folders of its id removed, and older
+    /// releases pruned.
     /// - Throws: `ReleaseError.system` naming the failing step.
     package func makeCurrent(_ release: InstalledRelease) throws(ReleaseError) {
         // Into an empty bundle, `..data` first points at an empty folder: the new languages' links are then made
         // before the swap as for any later release (leading into an existing `..data` that lacks them, which the
         // watcher ignores), and a daemon already serving the bundle gets the whole first release in the swap's
         // one batch. Made after the swap, one by one, they could land in several reloads.
-        if (try? FileSystem.linkTarget(atPath: bundle + "/" + Self.dataLink)) == nil {
-            let empty = bundle + "/" + Self.emptyFolder
+        if (try? FileSystem.linkTarget(atPath: bundle + "/" + Names.dataLink)) == nil {
+            let empty = bundle + "/" + Names.emptyFolder
             if (try? FileSystem.status(atPath: empty, followingSymlinks: false)) == nil {
                 try system("create \(empty)") { try FileSystem.makeDirectory(atPath: empty) }
             }
-            try point(Self.dataLink, at: Self.emptyFolder)
+            try point(Names.dataLink, at: Names.emptyFolder)
         }
         try linkEntries(of: release.manifest, removingOthers: false)
         willReachStep(.languagesLinked)
-        try point(Self.dataLink, at: release.folderName, reaching: .linkMade)
+        try point(Names.dataLink, at: release.folderName, reaching: .linkMade)
         willReachStep(.swapped)
         try linkEntries(of: release.manifest, removingOthers: true)
         willReachStep(.oldLanguagesUnlinked)
-        try prune(keeping: release)
+        try tidy(keeping: release)
         willReachStep(.pruned)
     }
 
     /// Points the link `name` at `target` with one `rename` of a new link over it (`..data_tmp` first), so that
     /// it always leads to one folder or the other; `reaching` is the step announced between the two.
     private func point(_ name: String, at target: String, reaching step: InstallStep? = nil) throws(ReleaseError) {
-        let stagingLink = bundle + "/" + Self.stagingLink
+        let stagingLink = bundle + "/" + Names.stagingLink
         try? FileSystem.removeFile(atPath: stagingLink)
         try system("link \(stagingLink)") { try FileSystem.makeSymbolicLink(atPath: stagingLink, pointingTo: target) }
         if let step { willReachStep(step) }
@@ -251,7 +272,7 @@ package struct ReleaseStore: Sendable {
         for folder in wanted.subtracting(present).sorted() {
             let path = bundle + "/" + folder
             try system("link \(path)") {
-                try FileSystem.makeSymbolicLink(atPath: path, pointingTo: Self.dataLink + "/" + folder)
+                try FileSystem.makeSymbolicLink(atPath: path, pointingTo: Names.dataLink + "/" + folder)
             }
         }
         guard removingOthers else { return }
@@ -260,11 +281,23 @@ package struct ReleaseStore: Sendable {
         }
     }
 
-    /// Removes release folders older than the current one beyond the `keptReleases` installed just before it
-    /// (releases newer than the current one, after a rollback, stay for rolling forward).
-    private func prune(keeping current: InstalledRelease) throws(ReleaseError) {
+    /// Once `current` is current: removes the other folders of its id (the one the swap replaced, or one a crash
+    /// left), moves the folders of the old layout (`..<id>`) to `..r-<id>`, and removes release folders older than
+    /// the current one beyond the `keptReleases` installed just before it (releases newer than the current one,
+    /// after a rollback, stay for rolling forward).
+    private func tidy(keeping current: InstalledRelease) throws(ReleaseError) {
+        for release in installed() where release.folderName != current.folderName {
+            if release.id == current.id {
+                try remove(folder: release.folderName)
+            } else if Names.releaseID(ofFolder: release.folderName) != release.id {
+                let moved = freshFolderName(for: release.id)
+                try system("move \(release.folderName) to \(moved)") {
+                    try FileSystem.rename(bundle + "/" + release.folderName, to: bundle + "/" + moved)
+                }
+            }
+        }
         let older = installed().filter { ($0.installedAt, $0.id) < (current.installedAt, current.id) }
-        for release in older.dropLast(keptReleases) where release.id != current.id {
+        for release in older.dropLast(keptReleases) where release.folderName != current.folderName {
             try remove(folder: release.folderName)
         }
     }
@@ -274,20 +307,57 @@ package struct ReleaseStore: Sendable {
     /// - Throws: `ReleaseError.system` when another process holds the lock, or what `body` throws.
     package func locked<T>(_ body: () throws(ReleaseError) -> T) throws(ReleaseError) -> T {
         try system("create \(bundle)") { try makeDirectories(bundle) }
+        let path = bundle + "/" + Names.lockName
         let lock: FileLock
         do {
-            lock = try FileLock(path: bundle + "/" + Self.lockName, ownerID: ProcessStatistics.userID)
+            lock = try FileLock(path: path, ownerID: ProcessStatistics.userID)
+        } catch .system(let error) where error.errno == .isDirectory {
+            // A release of the old layout named `pull.lock` (which then broke every pull): moved to its new name.
+            try moveOldRelease(named: Names.lockName)
+            do { lock = try FileLock(path: path, ownerID: ProcessStatistics.userID) } catch {
+                throw Self.lockError(error, path: path)
+            }
         } catch {
-            throw .system("cannot lock \(bundle)/\(Self.lockName) (another pull or rollback runs?): \(error)")
+            throw Self.lockError(error, path: path)
         }
         defer { withExtendedLifetime(lock) {} }
         return try body()
     }
 
+    /// Why the lock at `path` could not be taken, said as it is: another pull or rollback (with its process id), a
+    /// read-only file system, or the system error.
+    package static func lockError(_ failure: FileLock.Failure, path: String) -> ReleaseError {
+        switch failure {
+        case .held(let holder):
+            let who = holder.map { " (process \($0))" } ?? ""
+            return .system("cannot lock \(path): another pull or rollback holds it\(who)")
+        case .system(let error) where error.errno == .readOnlyFileSystem:
+            return .system("cannot lock \(path): the bundle is on a read-only file system (EROFS); a pull or "
+                + "rollback writes into the bundle")
+        case .system(let error):
+            return .system("cannot lock \(path): \(error)")
+        case .untrusted(let reason):
+            return .system("cannot lock \(path): \(reason)")
+        }
+    }
+
+    /// Moves the release folder `name` of the old layout (`..<id>`) to its new name and, when `..data` led to it,
+    /// points `..data` there: a repair of a bundle an earlier hotstrings broke (the link leads nowhere between the
+    /// two renames).
+    private func moveOldRelease(named name: String) throws(ReleaseError) {
+        guard let release = InstalledRelease.read(folder: bundle + "/" + name), ".." + release.id == name else {
+            throw .system("cannot lock \(bundle)/\(name): it is a directory, not a release; remove it")
+        }
+        let wasCurrent = currentFolderName() == name
+        let moved = freshFolderName(for: release.id)
+        try system("move \(name) to \(moved)") { try FileSystem.rename(bundle + "/" + name, to: bundle + "/" + moved) }
+        if wasCurrent { try point(Names.dataLink, at: moved) }
+    }
+
     /// Removes a release folder: renamed to a temporary name first, so that a crash in the middle never leaves a
     /// half-removed folder that looks like a release.
     private func remove(folder name: String) throws(ReleaseError) {
-        let doomed = bundle + "/" + Self.temporaryPrefix + "old-" + name.dropFirst(2)
+        let doomed = bundle + "/" + Names.temporaryPrefix + "old-" + name.dropFirst(2)
         try? FileSystem.removeRecursively(atPath: doomed)
         try system("rename \(name) away") { try FileSystem.rename(bundle + "/" + name, to: doomed) }
         try system("remove \(doomed)") { try FileSystem.removeRecursively(atPath: doomed) }

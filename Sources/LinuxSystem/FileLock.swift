@@ -7,13 +7,23 @@ import Glibc
 /// would let a new holder lock a file a waiting process no longer finds at the path.
 package final class FileLock: Sendable {
     /// Why the lock could not be taken.
-    package enum Failure: Error, Sendable, Hashable {
+    package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// Another process holds it; `holder` is the process ID it wrote into the file, when readable.
         case held(holder: Int32?)
         /// The lock file is a symbolic link, not a regular file, or owned by someone else.
         case untrusted(String)
         /// A system call failed.
         case system(SystemError)
+
+        /// "held by process 1175", the reason, or the system error: never an `Optional(…)`.
+        package var description: String {
+            switch self {
+            case .held(let holder?): "held by process \(holder)"
+            case .held(nil): "held by another process"
+            case .untrusted(let reason): reason
+            case .system(let error): "\(error)"
+            }
+        }
     }
 
     /// The open lock file.

@@ -1,12 +1,19 @@
 import Glibc
 
 extension FileSystem {
+    /// The longest file name, in bytes, `writeFileAtomically` can write: its temporary name
+    /// `.<name>.tmp-<pid>-<random>` adds up to 30 bytes (a pid of at most 10 digits, a random part of at most 13)
+    /// to a name, and no name may be longer than `NAME_MAX` (255 bytes). Releases are refused at publish and at
+    /// pull for a longer name.
+    package static let longestAtomicallyWrittenName = Int(NAME_MAX) - 30
+
     /// Replaces the file at `path` with `bytes` so that readers see the old content or the new, never a part.
     ///
     /// Writes a hidden temporary file in the same directory (`.<name>.tmp-<pid>-<random>`, a name the
     /// watcher ignores), sets `mode` with `fchmod`, flushes it with `fsync`, moves it over `path` with
     /// `rename`, then flushes the directory. The temporary file is removed when a step fails.
-    /// - Throws: `SystemError` naming the path of the failing step.
+    /// - Throws: `SystemError` naming `path` (or its directory), never the random temporary name, so that the
+    ///   same failure reads the same each time (a caller reports a run of identical failures once).
     package static func writeFileAtomically(_ bytes: [UInt8], toPath path: String, mode: UInt32 = 0o644)
         throws(SystemError)
     {
@@ -14,13 +21,13 @@ extension FileSystem {
         let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
         let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(suffix)"
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY
-        let fd = try retryingOnInterrupt { open(temporary, flags, mode) }.get("open", path: temporary)
+        let fd = try retryingOnInterrupt { open(temporary, flags, mode) }.get("open", path: path)
         do throws(SystemError) {
             defer { _ = close(fd) }
             // open's mode is filtered by the umask; the caller asked for exactly this one.
-            _ = try retryingOnInterrupt { fchmod(fd, mode) }.get("fchmod", path: temporary)
-            try write(bytes, to: fd, path: temporary)
-            _ = try retryingOnInterrupt { fsync(fd) }.get("fsync", path: temporary)
+            _ = try retryingOnInterrupt { fchmod(fd, mode) }.get("fchmod", path: path)
+            try write(bytes, to: fd, path: path)
+            _ = try retryingOnInterrupt { fsync(fd) }.get("fsync", path: path)
             _ = try retryingOnInterrupt { Glibc.rename(temporary, path) }.get("rename", path: path)
         } catch {
             _ = unlink(temporary)

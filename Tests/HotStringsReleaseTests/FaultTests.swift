@@ -40,7 +40,7 @@ import Testing
         #expect(message.contains(reason), "\(fault): \(message)")
         #expect(fixture.currentRelease == first)
         #expect(try fixture.servesExactly(first))
-        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..\(second)" })
+        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..r-\(second)" })
         try origin.setFault(nil, for: prefix)
         let recovered = try puller.pull()
         #expect(recovered.kind == .installed(previous: first))

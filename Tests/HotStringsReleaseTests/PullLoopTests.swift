@@ -115,7 +115,7 @@ import Testing
         #expect(!loop.status.isPulling && loop.status.nextPull == nil)
         #expect(fixture.currentRelease == first)
         #expect(try fixture.servesExactly(first))
-        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..\(second)" },
+        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..r-\(second)" },
                 "\(fixture.targetEntries)")
     }
 }

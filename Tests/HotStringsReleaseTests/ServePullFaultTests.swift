@@ -131,7 +131,7 @@ import Testing
         #expect(ContinuousClock.now - stopping < .seconds(5), "the stalled request held the shutdown")
         #expect(fixture.currentRelease == first)
         #expect(try fixture.servesExactly(first))
-        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..\(second)" },
+        #expect(!fixture.targetEntries.contains { $0.hasPrefix("..tmp-") || $0 == "..r-\(second)" },
                 "\(fixture.targetEntries)")
     }
 }
