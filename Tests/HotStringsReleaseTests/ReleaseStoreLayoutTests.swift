@@ -108,6 +108,9 @@ final class StoreFixture {
 @Suite struct OldReleaseLayoutTests {
     /// Writes release `id` in the old layout: `..<id>` with its files, manifest copy and install record.
     private func writeOldRelease(_ fixture: StoreFixture, _ id: String, _ value: String, at time: Int) throws {
+        if (try? FileSystem.status(atPath: fixture.bundle)) == nil {
+            try FileSystem.makeDirectory(atPath: fixture.bundle)
+        }
         let (release, contents) = fixture.release(id, value)
         let folder = fixture.bundle + "/.." + id
         try FileSystem.makeDirectory(atPath: folder)
@@ -120,7 +123,6 @@ final class StoreFixture {
 
     @Test func anOldBundleIsServedRolledBackAndMovedToTheNewLayout() throws {
         let fixture = try StoreFixture()
-        try FileSystem.makeDirectory(atPath: fixture.bundle)
         try writeOldRelease(fixture, "old1", "Alt eins", at: 1)
         try writeOldRelease(fixture, "old2", "Alt zwei", at: 2)
         try FileSystem.makeSymbolicLink(atPath: fixture.bundle + "/..data", pointingTo: "..old2")
@@ -145,5 +147,33 @@ final class StoreFixture {
         let (_, back) = try store.rollback()
         #expect(back.id == "old2")
         #expect(fixture.served == "Alt zwei")
+    }
+
+    /// An earlier hotstrings installed a release named `data` as the folder `..data` (and the language links led
+    /// into it): every pull failed since. The clean-up removes that folder and the next release installs.
+    @Test func aBundleBrokenByAReleaseNamedDataIsRepaired() throws {
+        let fixture = try StoreFixture()
+        try writeOldRelease(fixture, "old1", "Alt eins", at: 1)
+        try writeOldRelease(fixture, "data", "Feindlich", at: 2)
+        try FileSystem.makeSymbolicLink(atPath: fixture.bundle + "/de.lproj", pointingTo: "..data/de.lproj")
+        try fixture.install("fixed", "Repariert")
+        #expect(fixture.store.current()?.id == "fixed")
+        #expect(fixture.served == "Repariert")
+        #expect(try FileSystem.linkTarget(atPath: fixture.bundle + "/..data") == "..r-fixed")
+    }
+
+    /// An earlier hotstrings installed a release named `pull.lock` as the folder `..pull.lock`, current: every pull
+    /// failed to take the lock since. The lock moves the folder to its new name, and pulls work again.
+    @Test func aBundleBrokenByAReleaseNamedPullLockIsRepaired() throws {
+        let fixture = try StoreFixture()
+        try writeOldRelease(fixture, "pull.lock", "Feindlich", at: 2)
+        try FileSystem.makeSymbolicLink(atPath: fixture.bundle + "/..data", pointingTo: "..pull.lock")
+        try FileSystem.makeSymbolicLink(atPath: fixture.bundle + "/de.lproj", pointingTo: "..data/de.lproj")
+        try fixture.store.locked { () throws(ReleaseError) in try fixture.store.prepare() }
+        #expect(fixture.store.current()?.id == "pull.lock")
+        #expect(fixture.served == "Feindlich")
+        try fixture.install("fixed", "Repariert")
+        #expect(fixture.served == "Repariert")
+        #expect(fixture.store.installed().map(\.id) == ["pull.lock", "fixed"])
     }
 }
