@@ -103,8 +103,7 @@ package struct Publisher {
             let path = bundle + "/" + entry.name
             if entry.name.hasSuffix(".xcstrings"), ReleaseManifest.isSafeBundlePath(entry.name) {
                 guard (try? FileSystem.status(atPath: path))?.kind == .file else { continue }
-                try checkInside(entry.name, of: bundle, root: root)
-                found.append((entry.name, try read(path)))
+                found.append((entry.name, try read(entry.name, of: bundle, root: root)))
                 continue
             }
             guard entry.name.hasSuffix(".lproj"), (try? FileSystem.status(atPath: path))?.kind == .directory
@@ -119,7 +118,8 @@ package struct Publisher {
                     skipped.append(entry.name + "/" + file.name)
                     continue
                 }
-                found.append((entry.name + "/" + file.name, try read(filePath)))
+                found.append((entry.name + "/" + file.name, try read(entry.name + "/" + file.name, of: bundle,
+                                                                      root: root)))
             }
         }
         guard !found.isEmpty else {
@@ -140,7 +140,12 @@ package struct Publisher {
     private func checkInside(_ relative: String, of bundle: String, root: String) throws(ReleaseError) {
         guard !followsExternalSymlinks else { return }
         let resolved = try system("resolve \(relative)") { try FileSystem.resolvedPath(bundle + "/" + relative) }
-        guard resolved != root, !resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { return }
+        try checkInside(relative, resolved: resolved, root: root)
+    }
+
+    /// Refuses `relative` when its real path `resolved` is outside `root`, unless `followsExternalSymlinks`.
+    private func checkInside(_ relative: String, resolved: String, root: String) throws(ReleaseError) {
+        guard !followsExternalSymlinks, resolved != root, !resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { return }
         throw .invalidTable(FileProblem(file: relative, message: "leads outside the bundle, to \(resolved); not "
             + "published (--follow-external-symlinks allows it)"))
     }
@@ -178,8 +183,16 @@ package struct Publisher {
         return nil
     }
 
-    private func read(_ path: String) throws(ReleaseError) -> [UInt8] {
-        try system("read \(path)") { try FileSystem.readFile(atPath: path, maximumSize: maximumFileSize) }
+    /// The bytes of `relative` (a bundle path), refused when the file opened is outside `root` (unless
+    /// `followsExternalSymlinks`): checked on the opened file's real path, as the watcher checks, so a link
+    /// swapped between a check and the read does not get around it.
+    private func read(_ relative: String, of bundle: String, root: String) throws(ReleaseError) -> [UInt8] {
+        let path = bundle + "/" + relative
+        let snapshot = try system("read \(path)") {
+            try FileSystem.snapshot(atPath: path, maximumSize: maximumFileSize)
+        }
+        try checkInside(relative, resolved: snapshot.resolvedPath, root: root)
+        return snapshot.bytes
     }
 
     /// Writes the manifest under a temporary name and renames it over the old one, its modification time at
