@@ -3,6 +3,11 @@ import StringsFormat
 /// The checks every file of a release passes, at publish time and again before a pull installs it: tables must
 /// parse the way the watcher will parse them.
 package enum ReleaseContent {
+    /// Whether `validate` parses a file at `path` (a table); other files are carried as they are.
+    package static func isParsed(_ path: String) -> Bool {
+        path.hasSuffix(".strings") || path.hasSuffix(".xcstrings") || path.hasSuffix(".stringsdict")
+    }
+
     /// Checks the file at bundle path `path` (`de.lproj/Localizable.strings`) holding `bytes`.
     ///
     /// `.strings` files must parse as the watcher parses them; `.stringsdict` files must be property lists whose

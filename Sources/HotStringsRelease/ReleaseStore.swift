@@ -144,17 +144,9 @@ package struct ReleaseStore: Sendable {
     /// Call `prepare()` first. The files must have been checked against the manifest (see `Puller`).
     /// - Throws: `ReleaseError.system` naming the failing step; the previous release stays current.
     package func install(_ release: InstalledRelease, contents: [String: [UInt8]]) throws(ReleaseError) {
-        let staging = bundle + "/" + Self.temporaryPrefix + release.id + "-\(ProcessStatistics.processID)"
-        try? FileSystem.removeRecursively(atPath: staging)
-        try system("create \(staging)") { try FileSystem.makeDirectory(atPath: staging) }
-        willReachStep(.stagingCreated)
+        let staging = try stagingFolder(for: release)
         do throws(ReleaseError) {
             var isFirst = true
-            for folder in release.manifest.folders {
-                try system("create \(staging)/\(folder)") {
-                    try FileSystem.makeDirectory(atPath: staging + "/" + folder)
-                }
-            }
             for file in release.manifest.files {
                 guard let bytes = contents[file.path] else { throw .system("no content for \(file.path)") }
                 try system("write \(file.path)") {
@@ -163,6 +155,40 @@ package struct ReleaseStore: Sendable {
                 if isFirst { willReachStep(.firstFileWritten) }
                 isFirst = false
             }
+        } catch {
+            try? FileSystem.removeRecursively(atPath: staging)
+            throw error
+        }
+        try install(release, staged: staging)
+    }
+
+    /// Creates the temporary folder `release` is written into, with its language folders, for the caller to write
+    /// every file of the manifest into (then `install(_:staged:)`); a folder left by a failure is removed by the
+    /// next `prepare()`.
+    /// - Throws: `ReleaseError.system` naming the failing step.
+    package func stagingFolder(for release: InstalledRelease) throws(ReleaseError) -> String {
+        let staging = bundle + "/" + Self.temporaryPrefix + release.id + "-\(ProcessStatistics.processID)"
+        try? FileSystem.removeRecursively(atPath: staging)
+        try system("create \(staging)") { try FileSystem.makeDirectory(atPath: staging) }
+        willReachStep(.stagingCreated)
+        do throws(ReleaseError) {
+            for folder in release.manifest.folders {
+                try system("create \(staging)/\(folder)") {
+                    try FileSystem.makeDirectory(atPath: staging + "/" + folder)
+                }
+            }
+        } catch {
+            try? FileSystem.removeRecursively(atPath: staging)
+            throw error
+        }
+        return staging
+    }
+
+    /// Installs `release` from `staging` (made by `stagingFolder(for:)`, every file of the manifest written,
+    /// flushed and verified in it) as the current release; `staging` is removed when this fails.
+    /// - Throws: `ReleaseError.system` naming the failing step; the previous release stays current.
+    package func install(_ release: InstalledRelease, staged staging: String) throws(ReleaseError) {
+        do throws(ReleaseError) {
             try system("write the manifest copy") {
                 try FileSystem.writeFileAtomically(release.manifest.json,
                                                    toPath: staging + "/" + InstalledRelease.manifestName)
