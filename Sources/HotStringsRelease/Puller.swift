@@ -145,6 +145,7 @@ package struct Puller: Sendable {
             if let first = staged[file.sha256] {
                 try link(first, to: path)
             } else if let local = store.localFile(sha256: file.sha256, size: file.size) {
+                // Checked against the digest by `localFile`.
                 try system("write \(file.path)") { try FileSystem.writeFileAtomically(local, toPath: path) }
             } else {
                 let (size, digest) = try fetcher.download(options.fileURL(file.sha256), maximumSize: file.size,
@@ -154,12 +155,13 @@ package struct Puller: Sendable {
                     throw .digestMismatch(path: file.path, expected: file.sha256, got: digest)
                 }
             }
-            // Tables are parsed as the watcher will parse them, from what is on the disk, one at a time.
+            // Size and digest are checked; tables are parsed as the watcher will parse them, from the disk, one at
+            // a time.
             if ReleaseContent.isParsed(file.path) {
                 let bytes = try system("read \(file.path)") {
                     try FileSystem.readFile(atPath: path, maximumSize: file.size)
                 }
-                try Self.verify(bytes, against: file)
+                try ReleaseContent.validate(bytes, path: file.path)
             }
             if staged.isEmpty { store.willReachStep(.firstFileWritten) }
             staged[file.sha256] = staged[file.sha256] ?? path
