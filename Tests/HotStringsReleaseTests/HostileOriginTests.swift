@@ -89,22 +89,6 @@ import Testing
         #expect(try fixture.servesExactly(release))
     }
 
-    @Test func aReleaseIsStreamedToTheDiskNotHeldInMemory() throws {
-        let (fixture, origin) = try Self.published()
-        // 16 tables of 2 MiB each, all different: 32 MiB that a puller holding the release would hold at once.
-        let value = String(repeating: "x", count: 2 << 20)
-        for index in 0..<16 {
-            try fixture.sandbox.write("\"key\" = \"\(index)\(value)\";\n", to: "l\(index).lproj/Big.strings")
-        }
-        let release = try fixture.publish()
-        let peak = ProcessStatistics.peakResidentBytes()
-        let outcome = try Puller(bundle: fixture.target, options: try fixture.options(origin.url)).pull()
-        #expect(outcome.kind == .installed(previous: nil) && outcome.bytesFetched > 32 << 20, "\(outcome)")
-        let grown = ProcessStatistics.peakResidentBytes() - peak
-        #expect(grown < 24 << 20, "the peak resident size grew by \(grown) bytes")
-        #expect(try fixture.servesExactly(release))
-    }
-
     @Test func aReleaseOverTheTotalCapIsRefusedBeforeItsFilesAreFetched() throws {
         let (fixture, origin) = try Self.published()
         let manifest = try ReleaseManifest.decode(
