@@ -87,7 +87,9 @@ struct PullCommand: Command {
             Fetches URL/manifest.json (or URL itself when it ends in .json) with If-None-Match and \
             If-Modified-Since from the installed release, so an unchanged origin costs one request answered \
             304. Files any installed release has are taken from the disk; the others are fetched from \
-            files/<sha256>. Every file's size and SHA-256 are checked and every table must parse before \
+            files/<sha256> (each digest once, written to the disk as it arrives, asking for identity encoding: \
+            an encoded answer is refused). A release over --max-release-size is refused before its files are \
+            fetched. Every file's size and SHA-256 are checked and every table must parse before \
             anything is installed; then the release goes into BUNDLE/..<release> and one rename of the \
             BUNDLE/..data link makes it current (BUNDLE/<language>.lproj -> ..data/<language>.lproj, and the \
             same for root <table>.xcstrings catalogs), so a \
@@ -184,6 +186,8 @@ struct PullSettings {
                    help: "The largest manifest read."),
             .value("max-download-size", valueName: "bytes", default: String(16 << 20),
                    help: "The largest file a manifest may name."),
+            .value("max-release-size", valueName: "bytes", default: String(256 << 20),
+                   help: "The largest release (all its files together) fetched and installed."),
             .value(timeoutOption, valueName: "s", default: "10",
                    help: "Longest wait for the next bytes of a response."),
             .value("max-redirects", valueName: "count", default: "5", help: "Redirects followed per request."),
@@ -191,7 +195,8 @@ struct PullSettings {
     }
 
     /// The names of the options besides the timeout's.
-    static let limitOptions = ["keep-releases", "max-manifest-size", "max-download-size", "max-redirects"]
+    static let limitOptions = ["keep-releases", "max-manifest-size", "max-download-size", "max-release-size",
+                               "max-redirects"]
 
     var options: HotStringsRelease.PullOptions
 
@@ -210,6 +215,7 @@ struct PullSettings {
         options.keptReleases = try count("keep-releases", 0...1000)
         options.maximumManifestSize = try count("max-manifest-size", 1...(1 << 30))
         options.maximumFileSize = try count("max-download-size", 1...(1 << 30))
+        options.maximumReleaseSize = try count("max-release-size", 1...(1 << 40))
         options.limits.maximumRedirects = try count("max-redirects", 0...50)
         guard let timeout = arguments.value(timeoutOption).flatMap(Double.init), timeout > 0, timeout <= 3600 else {
             throw UsageError("--\(timeoutOption) takes seconds, more than 0 and at most 3600")

@@ -140,6 +140,9 @@ package final class EmbeddedTransport: HotStringsTransport {
         guard source.maximumFileSize > 0 else {
             throw EmbeddedStartError(description: "maximumFileSize is not positive")
         }
+        guard source.maximumReleaseSize > 0 else {
+            throw EmbeddedStartError(description: "maximumReleaseSize is not positive")
+        }
         guard source.timeout > .zero else { throw EmbeddedStartError(description: "the timeout is not positive") }
         var options: PullOptions
         do throws(ReleaseError) {
@@ -151,6 +154,7 @@ package final class EmbeddedTransport: HotStringsTransport {
         }
         options.keptReleases = source.keptReleases
         options.maximumFileSize = source.maximumFileSize
+        options.maximumReleaseSize = source.maximumReleaseSize
         options.limits.idleTimeout = source.timeout
         return options
     }

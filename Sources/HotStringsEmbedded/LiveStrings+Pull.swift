@@ -15,6 +15,9 @@ extension LiveStrings {
         public var keptReleases: Int
         /// The largest file a manifest may name (16 MiB by default); a release with a larger one is not installed.
         public var maximumFileSize: Int
+        /// The largest release, all its files together (256 MiB by default); a larger one is not installed and
+        /// none of its files is fetched.
+        public var maximumReleaseSize: Int
         /// The longest wait for the next bytes of a response (10 s by default).
         public var timeout: Duration
         /// Called on the puller's thread when a pull installs nothing, with why (the file, line and column, or
@@ -25,13 +28,15 @@ extension LiveStrings {
 
         /// A source; every parameter but the URL has a default suited to an application.
         public init(url: String, interval: Duration = .seconds(30), keptReleases: Int = 3,
-                    maximumFileSize: Int = 16 << 20, timeout: Duration = .seconds(10),
+                    maximumFileSize: Int = 16 << 20, maximumReleaseSize: Int = 256 << 20,
+                    timeout: Duration = .seconds(10),
                     onFailure: (@Sendable (FileProblem) -> Void)? = nil,
                     onInstall: (@Sendable (String) -> Void)? = nil) {
             self.url = url
             self.interval = interval
             self.keptReleases = keptReleases
             self.maximumFileSize = maximumFileSize
+            self.maximumReleaseSize = maximumReleaseSize
             self.timeout = timeout
             self.onFailure = onFailure
             self.onInstall = onInstall

@@ -8,6 +8,13 @@ import Synchronization
 /// GET requests through Foundation's `URLSession` with the limits a puller needs: TLS verified by the system
 /// (no certificate exceptions anywhere), redirects followed up to a limit, an idle timeout and a total timeout,
 /// no caching and no cookies, and a size cap that cancels a body as soon as it grows past it.
+///
+/// Memory stays near the cap whatever the origin sends. Requests ask for `Accept-Encoding: identity` (it
+/// replaces libcurl's `deflate, gzip, br, zstd`), and a response with any other `Content-Encoding` is refused
+/// before its body is read: libcurl would inflate it, a small body to gigabytes. Bodies are handed over as they
+/// arrive, to memory or to a file, on URLSession's own thread (`InlineQueue`): libcurl reads no more while a
+/// piece is handled, so the cap stops the reading instead of a queue of pieces piling up behind it. (The body of a
+/// redirect never reaches a delegate: URLSession keeps it to itself, bounded by the timeouts only.)
 package final class HTTPFetcher: Sendable {
     /// The limits of one fetcher.
     package struct Limits: Sendable {
@@ -56,7 +63,7 @@ package final class HTTPFetcher: Sendable {
         configuration.timeoutIntervalForResource = Self.seconds(limits.totalTimeout)
         transfers = TransferRouter(maximumRedirects: limits.maximumRedirects)
         // The session holds its delegate until it is invalidated (deinit).
-        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: InlineQueue())
     }
 
     deinit {
@@ -77,18 +84,51 @@ package final class HTTPFetcher: Sendable {
     }
 
     /// GETs `url`, sending `If-None-Match` / `If-Modified-Since` when given, reading at most `maximumSize` bytes.
-    /// - Throws: `ReleaseError.transfer` naming the URL and the reason: a status other than 200 and 304 (304
-    ///   only when a validator was sent), a body over the cap, too many redirects, a timeout, a reset.
+    /// - Throws: `ReleaseError.transfer` naming the URL (credentials redacted) and the reason: a status other than
+    ///   200 and 304 (304 only when a validator was sent), a body over the cap, an encoded body, too many
+    ///   redirects, a redirect without a `Location`, a timeout, a reset.
     package func get(_ url: URL, entityTag: String? = nil, lastModified: String? = nil, maximumSize: Int)
         throws(ReleaseError) -> Response {
+        let sink = BodySink(file: nil)
+        let response = try fetch(url, entityTag: entityTag, lastModified: lastModified, maximumSize: maximumSize,
+                                 into: sink)
+        return Response(status: response.statusCode, body: sink.bytes,
+                        entityTag: response.value(forHTTPHeaderField: "ETag"),
+                        lastModified: response.value(forHTTPHeaderField: "Last-Modified"))
+    }
+
+    /// GETs `url` into a new file at `path` as the body arrives (at most `maximumSize` bytes, flushed to the disk
+    /// before this returns), hashing it on the way: the body is never whole in memory.
+    /// - Returns: the body's size and SHA-256 (64 lowercase hex digits).
+    /// - Throws: as `get`, and `ReleaseError.system` when the file cannot be created or written. A file that was
+    ///   created stays, whole or not: it is in a staging folder its caller removes.
+    package func download(_ url: URL, maximumSize: Int, toFile path: String) throws(ReleaseError)
+        -> (size: Int, sha256: String) {
+        guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644]),
+              let file = FileHandle(forWritingAtPath: path) else { throw .system("cannot create \(path)") }
+        defer { try? file.close() }
+        let sink = BodySink(file: file)
+        _ = try fetch(url, entityTag: nil, lastModified: nil, maximumSize: maximumSize, into: sink)
+        do {
+            try file.synchronize()
+        } catch {
+            throw .system("flush \(path): \(error)")
+        }
+        return sink.digest
+    }
+
+    private func fetch(_ url: URL, entityTag: String?, lastModified: String?, maximumSize: Int,
+                       into sink: BodySink) throws(ReleaseError) -> HTTPURLResponse {
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.cachePolicy = .reloadIgnoringLocalCacheData
         request.timeoutInterval = Self.seconds(limits.idleTimeout)
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if let entityTag { request.setValue(entityTag, forHTTPHeaderField: "If-None-Match") }
         if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-        let name = url.absoluteString
-        let delegate = TransferDelegate(maximumSize: maximumSize, maximumRedirects: limits.maximumRedirects)
+        let name = RedactedURL.text(url)
+        let delegate = TransferDelegate(maximumSize: maximumSize, maximumRedirects: limits.maximumRedirects,
+                                        sink: sink)
         let task = session.dataTask(with: request)
         let isCancelled = inFlight.withLock { state in
             if !state.isCancelled { state.task = task }
@@ -107,25 +147,50 @@ package final class HTTPFetcher: Sendable {
         transfers.remove(task.taskIdentifier)
         if waited != .success { task.cancel() }
         let outcome = delegate.outcome
-        counters.withLock { $0.bytes += outcome.body.count }
+        counters.withLock { $0.bytes += outcome.received }
         if inFlight.withLock({ $0.isCancelled }) { throw .transfer(url: name, reason: "cancelled (shutting down)") }
         guard waited == .success else { throw .transfer(url: name, reason: "no answer within the total timeout") }
         if let failure = outcome.failure { throw .transfer(url: name, reason: failure) }
         guard let response = outcome.response else { throw .transfer(url: name, reason: "no HTTP response") }
         let sentValidator = entityTag != nil || lastModified != nil
         guard response.statusCode == 200 || (response.statusCode == 304 && sentValidator) else {
-            let reason = (300..<400).contains(response.statusCode)
-                ? "redirected more than \(limits.maximumRedirects) times (last status \(response.statusCode))"
-                : "HTTP status \(response.statusCode)"
-            throw .transfer(url: name, reason: reason)
+            throw .transfer(url: name, reason: Self.refusal(of: response, redirects: outcome.redirects,
+                                                            maximumRedirects: limits.maximumRedirects))
         }
-        return Response(status: response.statusCode, body: outcome.body,
-                        entityTag: response.value(forHTTPHeaderField: "ETag"),
-                        lastModified: response.value(forHTTPHeaderField: "Last-Modified"))
+        return response
+    }
+
+    /// Why a response other than 200 (or 304 to a conditional request) is refused, saying what the origin did.
+    private static func refusal(of response: HTTPURLResponse, redirects: Int, maximumRedirects: Int) -> String {
+        let status = response.statusCode
+        guard (300..<400).contains(status) else { return "HTTP status \(status)" }
+        if status == 304 { return "answered 304 Not Modified to a request without validators" }
+        if redirects > maximumRedirects {
+            return "redirected more than \(maximumRedirects) times (last status \(status))"
+        }
+        guard let location = response.value(forHTTPHeaderField: "Location"), !location.isEmpty else {
+            return "answered \(status) without a Location header"
+        }
+        return "answered \(status) with a Location that was not followed: \(RedactedURL.text(location))"
     }
 
     private static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// The delegate queue of a fetcher's session: runs each delegate call at once, on the thread that makes it
+/// (URLSession's work queue, where libcurl runs), instead of queueing it. A body piece is then handled before
+/// libcurl reads the next, so a cap or a slow disk holds the reading back; queued, pieces pile up in memory as
+/// fast as the network brings them.
+///
+/// The delegate calls must therefore not wait for URLSession: a task is cancelled from another thread
+/// (`TransferDelegate.cancelSoon`), as `URLSessionTask.cancel()` waits for the work queue.
+///
+/// `@unchecked Sendable`: it adds no state to `OperationQueue`.
+private final class InlineQueue: OperationQueue, @unchecked Sendable {
+    override func addOperation(_ block: @Sendable @escaping () -> Void) {
+        block()
     }
 }
 
@@ -149,12 +214,15 @@ private final class TransferRouter: NSObject, URLSessionDataDelegate, @unchecked
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        guard let transfer = transfer(dataTask) else { return completionHandler(.cancel) }
+        guard let transfer = transfer(dataTask) else {
+            TransferDelegate.cancelSoon(dataTask)
+            return completionHandler(.cancel)
+        }
         transfer.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: completionHandler)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let transfer = transfer(dataTask) else { return dataTask.cancel() }
+        guard let transfer = transfer(dataTask) else { return TransferDelegate.cancelSoon(dataTask) }
         transfer.urlSession(session, dataTask: dataTask, didReceive: data)
     }
 
@@ -170,54 +238,127 @@ private final class TransferRouter: NSObject, URLSessionDataDelegate, @unchecked
     }
 }
 
-/// What one request collects: the body under the cap, the redirects counted.
+/// Where a body goes as it arrives: memory (a manifest) or a file (a release's file, hashed on the way).
 ///
-/// `@unchecked Sendable`: URLSession calls it (through `TransferRouter`) on its delegate queue, one call at a
-/// time; every stored property that changes is inside the `Mutex`, and `done` is a semaphore.
+/// `@unchecked Sendable`: `FileHandle` is used only by the delegate call that holds the `Mutex`.
+final class BodySink: @unchecked Sendable {
+    private struct State {
+        var bytes: [UInt8] = []
+        var size = 0
+        var hash = SHA256()
+    }
+
+    private let file: FileHandle?
+    private let state = Mutex(State())
+
+    /// A sink writing to `file`, or keeping the body in memory when nil.
+    init(file: FileHandle?) {
+        self.file = file
+    }
+
+    /// Takes the next piece; a reason when it cannot be written.
+    func append(_ data: Data) -> String? {
+        state.withLock { state -> String? in
+            state.size += data.count
+            guard let file else {
+                state.bytes.append(contentsOf: data)
+                return nil
+            }
+            state.hash.update(data)
+            do {
+                try file.write(contentsOf: data)
+                return nil
+            } catch {
+                return "cannot write the body to the disk: \(error)"
+            }
+        }
+    }
+
+    /// The body kept in memory.
+    var bytes: [UInt8] { state.withLock { $0.bytes } }
+
+    /// The size and SHA-256 of what was written.
+    var digest: (size: Int, sha256: String) {
+        state.withLock { state in
+            var hash = state.hash
+            return (state.size, SHA256.hex(hash.finalize()))
+        }
+    }
+}
+
+/// What one request collects: the response, the body handed to its sink under the cap, the redirects counted.
+///
+/// `@unchecked Sendable`: URLSession calls it (through `TransferRouter`) on its work queue, one call at a time;
+/// every stored property that changes is inside the `Mutex`, and `done` is a semaphore.
 private final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     struct Outcome: Sendable {
         var response: HTTPURLResponse?
-        var body: [UInt8] = []
+        /// Body bytes URLSession handed over, including any past the cap before the cancel took effect.
+        var received = 0
         var failure: String?
         var redirects = 0
+        var isCancelling = false
     }
 
     let maximumSize: Int
     let maximumRedirects: Int
+    let sink: BodySink
     let done = DispatchSemaphore(value: 0)
     private let state = Mutex(Outcome())
 
-    init(maximumSize: Int, maximumRedirects: Int) {
+    init(maximumSize: Int, maximumRedirects: Int, sink: BodySink) {
         self.maximumSize = maximumSize
         self.maximumRedirects = maximumRedirects
+        self.sink = sink
     }
 
     var outcome: Outcome { state.withLock { $0 } }
 
+    /// Cancels `task` from another thread: the delegate calls run on URLSession's work queue, which
+    /// `URLSessionTask.cancel()` waits for.
+    static func cancelSoon(_ task: URLSessionTask) {
+        DispatchQueue.global().async { task.cancel() }
+    }
+
+    /// Records `failure` (the first one wins) and cancels `task` once.
+    private func fail(_ task: URLSessionTask, _ failure: String) {
+        let isFirst = state.withLock { outcome -> Bool in
+            if outcome.failure == nil { outcome.failure = failure }
+            defer { outcome.isCancelling = true }
+            return !outcome.isCancelling
+        }
+        if isFirst { Self.cancelSoon(task) }
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         let http = response as? HTTPURLResponse
-        let tooLarge = response.expectedContentLength > Int64(maximumSize)
-        state.withLock { outcome in
-            outcome.response = http
-            if tooLarge {
-                outcome.failure = "the body is \(response.expectedContentLength) bytes, over the cap of \(maximumSize)"
-            }
+        state.withLock { $0.response = http }
+        // URLSession on Linux ignores the disposition: a refusal cancels the task.
+        completionHandler(.allow)
+        if let encoding = http?.value(forHTTPHeaderField: "Content-Encoding"),
+           encoding.lowercased() != "identity" {
+            fail(dataTask, "answered with Content-Encoding \(encoding) to a request for identity: refused unread "
+                + "(an encoded body can inflate far past the cap)")
+        } else if response.expectedContentLength > Int64(maximumSize) {
+            fail(dataTask, "the body is \(response.expectedContentLength) bytes, over the cap of \(maximumSize)")
         }
-        completionHandler(tooLarge ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let isOver = state.withLock { outcome in
-            guard outcome.failure == nil else { return true }
-            guard outcome.body.count + data.count <= maximumSize else {
-                outcome.failure = "the body grew over the cap of \(maximumSize) bytes"
-                return true
+        let verdict = state.withLock { outcome -> (write: Bool, failure: String?) in
+            outcome.received += data.count
+            guard outcome.failure == nil else { return (false, nil) }
+            guard outcome.received <= maximumSize else {
+                return (false, "the body grew over the cap of \(maximumSize) bytes")
             }
-            outcome.body.append(contentsOf: data)
-            return false
+            return (true, nil)
         }
-        if isOver { dataTask.cancel() }
+        if let failure = verdict.failure {
+            fail(dataTask, failure)
+        } else if verdict.write, let failure = sink.append(data) {
+            fail(dataTask, failure)
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,

@@ -17,7 +17,7 @@ package struct PullStatus: Sendable, Equatable {
         case failed(ReleaseError)
     }
 
-    /// The manifest's URL.
+    /// The manifest's URL, credentials redacted (`RedactedURL`).
     package var url: String
     /// The wait between pulls that work.
     package var interval: Duration
@@ -86,7 +86,7 @@ package final class PullLoop: Sendable {
         self.schedule = schedule
         self.onReport = onReport
         fetcher = HTTPFetcher(limits: puller.options.limits)
-        state = Mutex(State(status: PullStatus(url: puller.options.manifestURL.absoluteString,
+        state = Mutex(State(status: PullStatus(url: RedactedURL.text(puller.options.manifestURL),
                                                interval: schedule.interval)))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 
 /// Where and how to pull releases from.
 package struct PullOptions: Sendable {
@@ -8,6 +9,8 @@ package struct PullOptions: Sendable {
     package var maximumManifestSize = 4 << 20
     /// The largest file a manifest may name (16 MiB by default, the watcher's cap).
     package var maximumFileSize = 16 << 20
+    /// The largest release, all its files together, that is fetched and installed (256 MiB by default).
+    package var maximumReleaseSize = 256 << 20
     /// Redirects and timeouts.
     package var limits = HTTPFetcher.Limits()
     /// How many releases before the current one stay in the bundle for `rollback`.
@@ -18,7 +21,7 @@ package struct PullOptions: Sendable {
     package init(url: String) throws(ReleaseError) {
         guard var parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
               scheme == "http" || scheme == "https", parsed.host != nil else {
-            throw .invalidManifest("'\(url)' is not an http:// or https:// URL with a host")
+            throw .invalidManifest("'\(RedactedURL.text(url))' is not an http:// or https:// URL with a host")
         }
         if !parsed.path.hasSuffix(".json") { parsed = parsed.appendingPathComponent("manifest.json") }
         manifestURL = parsed
@@ -48,12 +51,16 @@ package struct PullOutcome: Sendable, Equatable {
     package var release: String
     /// HTTP requests made.
     package var requests: Int
-    /// Body bytes received.
+    /// Body bytes received (from the network; not those taken from installed releases).
     package var bytesFetched: Int
 }
 
 /// One pull: fetch the manifest (conditionally), fetch the files no installed release has, verify every file's
 /// size and SHA-256 and that every table parses, and only then install the release atomically.
+///
+/// Memory holds the manifest and one file at a time: files are written to the staging folder as they arrive
+/// (hashed on the way, read back only to parse a table), each distinct digest is fetched once (files sharing it
+/// are linked to the first), and a release over `maximumReleaseSize` is refused before any file is fetched.
 package struct Puller: Sendable {
     /// The bundle's releases.
     package var store: ReleaseStore
@@ -90,7 +97,8 @@ package struct Puller: Sendable {
     }
 
     private func pull(with fetcher: HTTPFetcher) throws(ReleaseError) -> PullOutcome.Kind {
-        let source = options.manifestURL.absoluteString
+        // Redacted: the install record is a file in the bundle, and `status` shows where a release came from.
+        let source = RedactedURL.text(options.manifestURL)
         let current = store.current()
         let validators = current?.source == source ? current : nil
         let response = try fetcher.get(options.manifestURL, entityTag: validators?.entityTag,
@@ -98,6 +106,10 @@ package struct Puller: Sendable {
                                        maximumSize: options.maximumManifestSize)
         if response.status == 304 { return .notModified }
         let manifest = try ReleaseManifest.decode(response.body, maximumFileSize: options.maximumFileSize)
+        guard manifest.totalSize <= options.maximumReleaseSize else {
+            throw .invalidManifest("the release's \(manifest.files.count) files total \(manifest.totalSize) bytes, "
+                + "over the cap of \(options.maximumReleaseSize) (--max-release-size)")
+        }
         var release = InstalledRelease(manifest: manifest, installedAt: Int(Date().timeIntervalSince1970 * 1e6),
                                        entityTag: response.entityTag, lastModified: response.lastModified,
                                        source: source)
@@ -114,19 +126,62 @@ package struct Puller: Sendable {
             try store.makeCurrent(release)
             return .installed(previous: current?.id)
         }
-        var contents: [String: [UInt8]] = [:]
-        for file in manifest.files {
-            let bytes: [UInt8]
-            if let local = store.localFile(sha256: file.sha256, size: file.size) {
-                bytes = local
-            } else {
-                bytes = try fetcher.get(options.fileURL(file.sha256), maximumSize: file.size).body
-            }
-            try Self.verify(bytes, against: file)
-            contents[file.path] = bytes
+        let staging = try store.stagingFolder(for: release)
+        do throws(ReleaseError) {
+            try stage(manifest, in: staging, with: fetcher)
+        } catch {
+            try? FileSystem.removeRecursively(atPath: staging)
+            throw error
         }
-        try store.install(release, contents: contents)
+        try store.install(release, staged: staging)
         return .installed(previous: current?.id)
+    }
+
+    /// Writes every file of `manifest` into `staging`, verified: each digest once (from an installed release, or
+    /// fetched straight into its file), the files sharing it linked to that one.
+    private func stage(_ manifest: ReleaseManifest, in staging: String, with fetcher: HTTPFetcher)
+        throws(ReleaseError) {
+        var staged: [String: String] = [:]
+        for file in manifest.files {
+            let path = staging + "/" + file.path
+            if let first = staged[file.sha256] {
+                try link(first, to: path)
+            } else if let local = store.localFile(sha256: file.sha256, size: file.size) {
+                // Checked against the digest by `localFile`.
+                try system("write \(file.path)") { try FileSystem.writeFileAtomically(local, toPath: path) }
+            } else {
+                let (size, digest) = try fetcher.download(options.fileURL(file.sha256), maximumSize: file.size,
+                                                          toFile: path)
+                guard size == file.size else { throw .sizeMismatch(path: file.path, expected: file.size, got: size) }
+                guard digest == file.sha256 else {
+                    throw .digestMismatch(path: file.path, expected: file.sha256, got: digest)
+                }
+            }
+            // Size and digest are checked; tables are parsed as the watcher will parse them, from the disk, one at
+            // a time.
+            if ReleaseContent.isTable(file.path) {
+                let bytes = try system("read \(file.path)") {
+                    try FileSystem.readFile(atPath: path, maximumSize: file.size)
+                }
+                try ReleaseContent.validate(bytes, path: file.path)
+            }
+            if staged.isEmpty { store.willReachStep(.firstFileWritten) }
+            staged[file.sha256] = staged[file.sha256] ?? path
+        }
+    }
+
+    /// Links `path` to the staged file `first` (same content; release files never change once written), or copies
+    /// it where the file system has no hard links.
+    private func link(_ first: String, to path: String) throws(ReleaseError) {
+        do {
+            try FileManager.default.linkItem(atPath: first, toPath: path)
+        } catch {
+            do {
+                try FileManager.default.copyItem(atPath: first, toPath: path)
+            } catch {
+                throw .system("copy \(first) to \(path): \(error)")
+            }
+        }
     }
 
     /// Checks `bytes` against the manifest's entry: size, SHA-256, and that a table parses.

@@ -6,7 +6,8 @@ package enum ReleaseContent {
     /// The kinds of file a release carries: the tables the watcher serves. `publish` leaves other files out.
     package static let tableExtensions = [".strings", ".stringsdict", ".xcstrings"]
 
-    /// Whether the file at `path` is a table by its name (`.strings`, `.stringsdict`, `.xcstrings`).
+    /// Whether the file at `path` is a table by its name (`.strings`, `.stringsdict`, `.xcstrings`): `validate`
+    /// parses it.
     package static func isTable(_ path: String) -> Bool {
         tableExtensions.contains { path.hasSuffix($0) }
     }

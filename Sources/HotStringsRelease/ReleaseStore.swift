@@ -152,24 +152,13 @@ package struct ReleaseStore: Sendable {
 
     /// Installs `manifest` with the verified `contents` (bytes by bundle path) as the current release.
     ///
-    /// Call `prepare()` first. The files must have been checked against the manifest (see `Puller`). The release
-    /// goes into a folder no other has (`release.folderName` is not used), so that a release id installed before,
-    /// even the current one, is replaced by the swap and removed only after it.
+    /// Call `prepare()` first. The files must have been checked against the manifest (see `Puller`); see
+    /// `install(_:staged:)` for the folder it goes into.
     /// - Throws: `ReleaseError.system` naming the failing step; the previous release stays current.
     package func install(_ release: InstalledRelease, contents: [String: [UInt8]]) throws(ReleaseError) {
-        var release = release
-        release.folderName = freshFolderName(for: release.id)
-        let staging = bundle + "/" + Names.temporaryPrefix + release.id + "-\(ProcessStatistics.processID)"
-        try? FileSystem.removeRecursively(atPath: staging)
-        try system("create \(staging)") { try FileSystem.makeDirectory(atPath: staging) }
-        willReachStep(.stagingCreated)
+        let staging = try stagingFolder(for: release)
         do throws(ReleaseError) {
             var isFirst = true
-            for folder in release.manifest.folders {
-                try system("create \(staging)/\(folder)") {
-                    try FileSystem.makeDirectory(atPath: staging + "/" + folder)
-                }
-            }
             for file in release.manifest.files {
                 guard let bytes = contents[file.path] else { throw .system("no content for \(file.path)") }
                 try system("write \(file.path)") {
@@ -178,6 +167,44 @@ package struct ReleaseStore: Sendable {
                 if isFirst { willReachStep(.firstFileWritten) }
                 isFirst = false
             }
+        } catch {
+            try? FileSystem.removeRecursively(atPath: staging)
+            throw error
+        }
+        try install(release, staged: staging)
+    }
+
+    /// Creates the temporary folder `release` is written into, with its language folders, for the caller to write
+    /// every file of the manifest into (then `install(_:staged:)`); a folder left by a failure is removed by the
+    /// next `prepare()`.
+    /// - Throws: `ReleaseError.system` naming the failing step.
+    package func stagingFolder(for release: InstalledRelease) throws(ReleaseError) -> String {
+        let staging = bundle + "/" + Names.temporaryPrefix + release.id + "-\(ProcessStatistics.processID)"
+        try? FileSystem.removeRecursively(atPath: staging)
+        try system("create \(staging)") { try FileSystem.makeDirectory(atPath: staging) }
+        willReachStep(.stagingCreated)
+        do throws(ReleaseError) {
+            for folder in release.manifest.folders {
+                try system("create \(staging)/\(folder)") {
+                    try FileSystem.makeDirectory(atPath: staging + "/" + folder)
+                }
+            }
+        } catch {
+            try? FileSystem.removeRecursively(atPath: staging)
+            throw error
+        }
+        return staging
+    }
+
+    /// Installs `release` from `staging` (made by `stagingFolder(for:)`, every file of the manifest written,
+    /// flushed and verified in it) as the current release; `staging` is removed when this fails. The release goes
+    /// into a folder no other has (`release.folderName` is not used), so that a release id installed before, even
+    /// the current one, is replaced by the swap and removed only after it.
+    /// - Throws: `ReleaseError.system` naming the failing step; the previous release stays current.
+    package func install(_ release: InstalledRelease, staged staging: String) throws(ReleaseError) {
+        var release = release
+        release.folderName = freshFolderName(for: release.id)
+        do throws(ReleaseError) {
             try system("write the manifest copy") {
                 try FileSystem.writeFileAtomically(release.manifest.json,
                                                    toPath: staging + "/" + InstalledRelease.manifestName)

@@ -126,6 +126,23 @@ struct EmbeddedPullTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/pulled/..data"), "nothing installed")
     }
 
+    @Test func aReleaseOverTheSourcesTotalCapInstallsNothing() async throws {
+        let sandbox = try Sandbox(prefix: "hs-embedded-pull-total-")
+        let published = sandbox.root + "/published"
+        try FileManager.default.createDirectory(atPath: published, withIntermediateDirectories: true)
+        let origin = try FaultOrigin(root: published)
+        _ = try Publisher().publish(bundle: sandbox.bundle, to: published)
+        let reports = PullReports()
+        let source = LiveStrings.PullSource(url: origin.url, interval: .milliseconds(200), maximumReleaseSize: 64,
+                                            timeout: .seconds(5), onFailure: { [reports] in reports.failed($0) })
+        let strings = try LiveStrings.embedded(bundle: sandbox.root + "/pulled", pull: source)
+        defer { strings.stop() }
+        try await eventually("a failed pull") { !reports.failures.isEmpty }
+        let failure = try #require(reports.failures.first)
+        #expect("\(failure)".contains("over the cap of 64 (--max-release-size)"), "\(failure)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/pulled/..data"), "nothing installed")
+    }
+
     @Test func badPullSourcesAreStartErrors() throws {
         let sandbox = try Sandbox(prefix: "hs-embedded-pull-bad-")
         let cases: [(String, LiveStrings.PullSource, String)] = [
@@ -133,6 +150,7 @@ struct EmbeddedPullTests {
             (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", interval: .zero), "not positive"),
             (sandbox.bundle, .init(url: "http://127.0.0.1:9"), "of its own"),
             (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", maximumFileSize: 0), "maximumFileSize"),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", maximumReleaseSize: 0), "maximumReleaseSize"),
             (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", timeout: .zero), "timeout is not positive"),
         ]
         for (bundle, source, message) in cases {

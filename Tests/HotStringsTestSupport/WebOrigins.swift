@@ -132,6 +132,15 @@ package final class FaultOrigin {
         case invalidJSON = "invalid-json"
         /// Answers 404.
         case missing
+        /// Sends a 0.5 MB gzip body inflating to 512 MiB, with `Content-Encoding: gzip`, whatever was asked (made
+        /// at the first request: give it a few seconds).
+        case gzipBomb = "gzip-bomb"
+        /// Answers 200 with a chunked body that never ends (spaces, until the client goes away).
+        case endlessBody = "endless-body"
+        /// Answers 304 Not Modified, whatever the request's validators.
+        case notModified = "not-modified"
+        /// Answers 302 without a `Location` header.
+        case redirectWithoutLocation = "redirect-without-location"
     }
 
     /// The base URL (`http://127.0.0.1:<port>`).
@@ -172,6 +181,19 @@ package final class FaultOrigin {
         try? FileSystem.removeRecursively(atPath: directory)
     }
 
+    /// The body bytes each endless body (`endlessBody`) had sent when its client went away, in
+    /// the order they ended (what a socket's buffers hold is counted as sent).
+    package var endlessBodiesSent: [Int] {
+        ((try? String(contentsOfFile: directory + "/sent.log", encoding: .utf8)) ?? "")
+            .split(separator: "\n").compactMap { Int($0) }
+    }
+
+    /// The `Accept-Encoding` header of each request, in order (`-` when there was none).
+    package var acceptEncodings: [String] {
+        ((try? String(contentsOfFile: directory + "/requests.log", encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
     /// Makes requests whose path starts with `prefix` get `fault` (nil: served well again).
     /// - Throws: when the faults file cannot be written.
     package func setFault(_ fault: Fault?, for prefix: String) throws {
@@ -181,10 +203,25 @@ package final class FaultOrigin {
     }
 
     private static let script = #"""
-    import json, os, socket, struct, sys, time
+    import json, os, socket, struct, sys, threading, time, zlib
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     ROOT, FAULTS = sys.argv[1], sys.argv[2]
+    LOGS = os.path.dirname(FAULTS)
+    BOMB = []
+    LOCK = threading.Lock()
+
+    def bomb():
+        with LOCK:
+            if not BOMB:
+                compressor = zlib.compressobj(6, zlib.DEFLATED, 31)
+                zeros = bytes(1 << 20)
+                BOMB.append(b"".join(compressor.compress(zeros) for _ in range(512)) + compressor.flush())
+            return BOMB[0]
+
+    def log(name, line):
+        with LOCK, open(os.path.join(LOGS, name), "a") as f:
+            f.write(line + "\n")
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -207,8 +244,42 @@ package final class FaultOrigin {
                 self.send_header(name, value)
             self.end_headers()
 
+        def endless(self, status, extra=()):
+            self.send_response(status)
+            self.send_header("Transfer-Encoding", "chunked")
+            for name, value in extra:
+                self.send_header(name, value)
+            self.end_headers()
+            chunk = b"%x\r\n" % 65536 + b" " * 65536 + b"\r\n"
+            sent = 0
+            try:
+                while sent < (4 << 30):
+                    self.wfile.write(chunk)
+                    sent += 65536
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:
+                pass
+            log("sent.log", str(sent))
+            self.close_connection = True
+
         def do_GET(self):
             fault = self.fault()
+            log("requests.log", self.headers.get("Accept-Encoding", "-"))
+            if fault == "gzip-bomb":
+                body = bomb()
+                self.head(200, len(body), [("Content-Encoding", "gzip")])
+                self.wfile.write(body)
+                return
+            if fault == "endless-body":
+                self.endless(200)
+                return
+            if fault == "not-modified":
+                self.send_response(304)
+                self.end_headers()
+                return
+            if fault == "redirect-without-location":
+                self.head(302, 0)
+                return
             path = os.path.join(ROOT, self.path.lstrip("/").split("?")[0])
             if fault in ("status-500", "status-503"):
                 self.head(int(fault[-3:]), 0)

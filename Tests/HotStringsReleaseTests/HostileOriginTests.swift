@@ -1,0 +1,156 @@
+import Foundation
+import HotStringsRelease
+import HotStringsTestSupport
+import LinuxSystem
+import Testing
+
+/// An origin that attacks the puller's memory or misleads it (issue 20, findings 3, 8 and 10): what it sends is
+/// refused or dropped past the cap, never held, and the error says what the origin did.
+///
+/// Serialized: two tests measure this process's peak resident size, which a test beside them would raise.
+@Suite(.serialized) struct HostileOriginTests {
+    /// A fixture with its first release published and a fault origin serving it.
+    static func published() throws -> (ReleaseFixture, FaultOrigin) {
+        let fixture = try ReleaseFixture()
+        try FileSystem.makeDirectory(atPath: fixture.output)
+        let origin = try FaultOrigin(root: fixture.output)
+        try fixture.publish()
+        return (fixture, origin)
+    }
+
+    /// What `body` throws, as text ("" when it throws nothing).
+    static func failure(_ body: () throws -> Void) -> String {
+        do {
+            try body()
+            return ""
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aGzipBombIsRefusedBeforeItIsInflated() throws {
+        let (fixture, origin) = try Self.published()
+        try origin.setFault(.gzipBomb, for: "/manifest.json")
+        var options = try fixture.options(origin.url)
+        options.limits.idleTimeout = .seconds(30)
+        options.limits.totalTimeout = .seconds(60)
+        let peak = ProcessStatistics.peakResidentBytes()
+        let message = Self.failure { _ = try Puller(bundle: fixture.target, options: options).pull() }
+        #expect(message.contains("Content-Encoding gzip"), "\(message)")
+        // The request asked for the body as it is; what libcurl inflated anyway (512 MiB) was dropped as it came.
+        #expect(origin.acceptEncodings == ["identity"], "\(origin.acceptEncodings)")
+        let grown = ProcessStatistics.peakResidentBytes() - peak
+        #expect(grown < 64 << 20, "the peak resident size grew by \(grown) bytes")
+        #expect(fixture.currentRelease == nil)
+    }
+
+    @Test func anEndlessBodyIsDroppedPastTheCap() throws {
+        let (fixture, origin) = try Self.published()
+        try origin.setFault(.endlessBody, for: "/manifest.json")
+        var options = try fixture.options(origin.url)
+        options.maximumManifestSize = 1 << 20
+        let peak = ProcessStatistics.peakResidentBytes()
+        let message = Self.failure { _ = try Puller(bundle: fixture.target, options: options).pull() }
+        #expect(message.contains("over the cap of \(1 << 20)"), "\(message)")
+        try waitUntil("the origin noticing the client is gone") { !origin.endlessBodiesSent.isEmpty }
+        // libcurl reads on until the cancel takes effect (the origin sends hundreds of MiB on loopback meanwhile):
+        // those pieces are dropped one by one, never queued.
+        let grown = ProcessStatistics.peakResidentBytes() - peak
+        let sent = origin.endlessBodiesSent
+        #expect(grown < 64 << 20, "the peak resident size grew by \(grown) bytes; the origin sent \(sent)")
+    }
+
+    @Test(arguments: [
+        (FaultOrigin.Fault.notModified, "answered 304 Not Modified to a request without validators"),
+        (.redirectWithoutLocation, "answered 302 without a Location header"),
+        (.redirectLoop, "redirected more than 5 times"),
+    ])
+    func aRedirectOrNotModifiedThatCannotBeFollowedSaysWhatHappened(fault: FaultOrigin.Fault, reason: String)
+        throws {
+        let (fixture, origin) = try Self.published()
+        try origin.setFault(fault, for: "/manifest.json")
+        let message = Self.failure {
+            _ = try Puller(bundle: fixture.target, options: try fixture.options(origin.url)).pull()
+        }
+        #expect(message.hasSuffix("/manifest.json: " + reason) || message.contains(reason + " ("), "\(message)")
+        #expect(fixture.currentRelease == nil)
+    }
+
+    @Test func aDigestSharedByFilesIsFetchedOnce() throws {
+        let (fixture, origin) = try Self.published()
+        let same = "\"shared\" = \"the same bytes in every language\";\n"
+        for language in ["pt", "ru", "sv", "tr"] { try fixture.sandbox.write(same, to: "\(language).lproj/Shared.strings") }
+        let release = try fixture.publish()
+        let manifest = try ReleaseManifest.decode(
+            try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20))
+        let outcome = try Puller(bundle: fixture.target, options: try fixture.options(origin.url)).pull()
+        #expect(outcome.requests == 1 + Set(manifest.files.map(\.sha256)).count, "\(outcome)")
+        #expect(outcome.requests < 1 + manifest.files.count)
+        #expect(try fixture.servesExactly(release))
+    }
+
+    @Test func aReleaseOverTheTotalCapIsRefusedBeforeItsFilesAreFetched() throws {
+        let (fixture, origin) = try Self.published()
+        let manifest = try ReleaseManifest.decode(
+            try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20))
+        var options = try fixture.options(origin.url)
+        options.maximumReleaseSize = manifest.totalSize - 1
+        let fetcher = HTTPFetcher(limits: options.limits)
+        let message = Self.failure { _ = try Puller(bundle: fixture.target, options: options).pull(using: fetcher) }
+        #expect(message.contains("\(manifest.totalSize) bytes") && message.contains("--max-release-size"),
+                "\(message)")
+        #expect(fetcher.traffic.requests == 1)
+        options.maximumReleaseSize = manifest.totalSize
+        #expect(try Puller(bundle: fixture.target, options: options).pull().kind == .installed(previous: nil))
+    }
+}
+
+/// A pull URL with credentials (`http://user:password@host/…`, finding 11 of issue 20): the password is shown
+/// nowhere, neither in errors, `status` (text and JSON), the log, nor `error` events.
+@Suite struct CredentialRedactionTests {
+    @Test func theUserInfoOfAURLIsReplaced() {
+        #expect(RedactedURL.text("https://user:secret@cdn.example.com/app/manifest.json")
+            == "https://***@cdn.example.com/app/manifest.json")
+        #expect(RedactedURL.text("http://user@host:8080/a@b") == "http://***@host:8080/a@b")
+        #expect(RedactedURL.text("http://u:p@ss@host/") == "http://***@host/")
+        #expect(RedactedURL.text("https://cdn.example.com/a@b?c=@") == "https://cdn.example.com/a@b?c=@")
+        #expect(RedactedURL.text("not a url: secret") == "not a url: secret")
+    }
+
+    @Test func aFailedPullDoesNotShowThePassword() throws {
+        let (fixture, origin) = try HostileOriginTests.published()
+        try origin.setFault(.status503, for: "/manifest.json")
+        let url = origin.url.replacingOccurrences(of: "http://", with: "http://puller:s3cret-pw@")
+        let message = HostileOriginTests.failure {
+            _ = try Puller(bundle: fixture.target, options: try fixture.options(url)).pull()
+        }
+        #expect(message.contains("http://***@127.0.0.1") && message.contains("HTTP status 503"), "\(message)")
+        #expect(!message.contains("s3cret-pw"))
+        let badURL = HostileOriginTests.failure { _ = try PullOptions(url: "ftp://puller:s3cret-pw@host/") }
+        #expect(badURL.contains("ftp://***@host/") && !badURL.contains("s3cret-pw"), "\(badURL)")
+    }
+
+    @Test func servePullShowsThePasswordNeitherInStatusNorInTheLogNorInEvents() throws {
+        let (fixture, origin) = try HostileOriginTests.published()
+        try origin.setFault(.status503, for: "/manifest.json")
+        let url = origin.url.replacingOccurrences(of: "http://", with: "http://puller:s3cret-pw@")
+        let daemon = try PullingDaemon(bundle: fixture.target, url: url, interval: "0.2",
+                                       arguments: ["--log-level", "debug"])
+        let subscriber = try daemon.subscribe()
+        try waitUntil("a failed pull", timeout: .seconds(10)) {
+            try daemon.pullStatus()["result"] as? String == "failed"
+        }
+        try origin.setFault(.status500, for: "/manifest.json")
+        try waitUntil("the error event", timeout: .seconds(10)) { !subscriber.errorEvents.isEmpty }
+        let json = try HotstringsProcess.run(["status", "--json", "--socket", daemon.socket]).stdout
+        let text = try HotstringsProcess.run(["status", "--socket", daemon.socket]).stdout
+        #expect(try daemon.pullStatus()["url"] as? String == "http://***@" + origin.url.dropFirst(7) + "/manifest.json")
+        for (name, shown) in [("status --json", json), ("status", text), ("log", daemon.daemon.log),
+                              ("events", subscriber.stdout.text)] {
+            #expect(shown.contains("***@127.0.0.1"), "\(name): \(shown)")
+            #expect(!shown.contains("s3cret-pw"), "\(name): \(shown)")
+        }
+        _ = subscriber.terminate()
+        #expect(try daemon.terminate() == 0)
+    }
+}
