@@ -99,8 +99,8 @@ private struct ExpansionMeasure {
             guard let variable = entry.variables[name] else { return Measured(size: 0, depth: 0) }
             var largest = Measured(size: 0, depth: 0)
             for text in Self.texts(variable) {
-                let text = try measure(text, level: level)
-                largest = Measured(size: max(largest.size, text.size), depth: max(largest.depth, text.depth))
+                let form = try measure(text, level: level)
+                largest = Measured(size: max(largest.size, form.size), depth: max(largest.depth, form.depth))
             }
             // Not stored before this point: a variable met again while it is measured nests without end, and
             // goes on down until it is too deep.
@@ -119,9 +119,10 @@ private struct ExpansionMeasure {
     private static func variableNameStart(_ bytes: [UInt8], after percent: Int) -> Int? {
         var index = percent + 1
         while index < bytes.count, asciiDigit(bytes[index]) != nil { index += 1 }
-        if index > percent + 1 {
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "$") else { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "$") {
             index += 1
+        } else {
+            index = percent + 1  // no position: the digits may be flags (`%0#@a@` is a variable to the formatter)
         }
         var isAlternate = false
         while index < bytes.count, let flag = PrintfFlags(byte: bytes[index]) {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import HotStringsRelease
+import HotStringsRelease
 import HotStringsTestSupport
 import StringsFormat
 import Testing

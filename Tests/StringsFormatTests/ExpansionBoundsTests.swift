@@ -40,14 +40,14 @@ import Testing
 
     @Test func eightLevelsParseAndNineDoNot() throws {
         func chain(_ levels: Int) -> String {
-            let variables = (1...levels).map { ("v\($0)", $0 == levels ? "%d end" : "<%#@v\($0 + 1)@>") }
+            let variables = (1...levels).map { ("v\($0)", $0 == levels ? "%d end" : "(%#@v\($0 + 1)@)") }
             return Self.stringsdict(format: "%#@v1@", variables)
         }
         let table = try StringsdictFile.parse(text: chain(8))
-        #expect(table["k"]?.plainText == "<<<<<<<%d end>>>>>>>")
+        #expect(table["k"]?.plainText == "(((((((%d end)))))))")
         let formatted = try StringsdictFormatter().format(try #require(table["k"]), language: "en",
                                                           arguments: Array(repeating: .int(3), count: 8))
-        #expect(formatted == "<<<<<<<3 end>>>>>>>")
+        #expect(formatted == "(((((((3 end)))))))")
         let error = try #require(throws: ParseError.self) { try StringsdictFile.parse(text: chain(9)) }
         #expect(error.reason == "entry 'k': variable 'v9' nests more than 8 deep (does it refer to itself?)")
     }
