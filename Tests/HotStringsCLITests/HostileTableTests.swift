@@ -124,7 +124,8 @@ struct HostileTableDaemonTests {
             let result = try runToEnd(["get", "star", "--table", "Star", "--socket", served.socket, "--", count, "7"])
             #expect(result.code == 0 && result.stdout == expected + "\n", "\(count): \(result)")
         }
-        let precision = try runToEnd(["get", "precision", "--table", "Star", "--socket", served.socket, "--", "-5", "7"])
+        let precision = try runToEnd(["get", "precision", "--table", "Star", "--socket", served.socket, "--",
+                                      "-5", "7"])
         #expect(precision.stdout == "[7]\n")
         let capped = try served.run(["get", "star", "--table", "Star", "2147483647", "7"])
         #expect(capped.code == 0 && capped.stdout.utf8.count == 1_000_003)

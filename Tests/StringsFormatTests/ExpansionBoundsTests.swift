@@ -14,7 +14,8 @@ import Testing
 
     /// A `.stringsdict` with one entry `key` whose format is `format` and whose plural variables have an `other`.
     static func stringsdict(format: String, _ variables: [(String, String)], key: String = "k") -> String {
-        var text = header + "<key>\(key)</key>\n<dict>\n<key>NSStringLocalizedFormatKey</key><string>\(format)</string>\n"
+        var text = header + "<key>\(key)</key>\n<dict>\n"
+            + "<key>NSStringLocalizedFormatKey</key><string>\(format)</string>\n"
         for (name, other) in variables {
             text += "<key>\(name)</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType"
                 + "</string><key>other</key><string>\(other)</string></dict>\n"
@@ -69,7 +70,8 @@ import Testing
         #expect(try StringsdictFile.parse(text: fits)["k"]?.plainText.utf8.count == 60_000)
         let tooLarge = Self.stringsdict(format: String(repeating: "%1$#@a@", count: 7), [("a", large)])
         let error = try #require(throws: ParseError.self) { try StringsdictFile.parse(text: tooLarge) }
-        #expect(error.reason == "entry 'k': its variables expand to more than 65536 bytes in the worst case (the limit)")
+        #expect(error.reason
+            == "entry 'k': its variables expand to more than 65536 bytes in the worst case (the limit)")
         // Wide and shallow: 8 references of 8 references of … 5 levels down is 32,768 copies of the leaf.
         let wide = (1...5).map { ("v\($0)", String(repeating: "%1$#@v\($0 + 1)@", count: 8)) } + [("v6", "leaf")]
         #expect(throws: ParseError.self) { try StringsdictFile.parse(text: Self.stringsdict(format: "%#@v1@", wide)) }
@@ -78,7 +80,8 @@ import Testing
     @Test func anEntryMadeInCodeStaysBoundedInPlainTextAndFormatting() throws {
         // Not read from a file, so never checked: the plain text and the formatter bound it on their own.
         let other = String(repeating: "%1$#@a@", count: 8) + "x"
-        let bomb = StringsdictEntry(format: "%1$#@a@", variables: ["a": .plural(valueType: "d", forms: [.other: other])])
+        let bomb = StringsdictEntry(format: "%1$#@a@",
+                                    variables: ["a": .plural(valueType: "d", forms: [.other: other])])
         #expect(throws: FormatError.self) { try bomb.checkExpansionBounds() }
         #expect(bomb.plainText.utf8.count < 2 * StringsdictEntry.maximumExpandedSize)
         #expect(throws: FormatError.self) {
