@@ -14,6 +14,7 @@ struct CatalogLinter {
             return file
         }
         file.catalog = catalog
+        file.diagnostics += languageDiagnostics(catalog)
         for entry in catalog.entries {
             for (language, localization) in entry.localizations.sorted(by: { $0.key < $1.key }) {
                 for (name, forms) in pluralGroups(localization) {
@@ -33,6 +34,30 @@ struct CatalogLinter {
             file.diagnostics.append(Diagnostic(severity: .warning, kind: .emptyFile, message: "catalog has no strings"))
         }
         return file
+    }
+
+    /// An error for `sourceLanguage` and for each language of a localization that is not a language tag
+    /// (`LanguageTag`: letters, digits, `-` and `_`), at the first key that has it: `compile` makes a folder
+    /// `<language>.lproj` of each, and the watcher would never serve them.
+    static func languageDiagnostics(_ catalog: StringCatalog) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        if LanguageTag(catalog.sourceLanguage) == nil {
+            diagnostics.append(Diagnostic(
+                severity: .error, kind: .language,
+                message: "sourceLanguage '\(DisplayText.escaped(catalog.sourceLanguage))' is not a language tag"))
+        }
+        var reported: Set<String> = [catalog.sourceLanguage]
+        for entry in catalog.entries {
+            for language in entry.localizations.keys.sorted() where LanguageTag(language) == nil {
+                guard reported.insert(language).inserted else { continue }
+                diagnostics.append(Diagnostic(
+                    severity: .error, kind: .language, location: entry.location,
+                    message: "key '\(DisplayText.escaped(entry.key))': language '\(DisplayText.escaped(language))' "
+                        + "is not a language tag",
+                    key: entry.key))
+            }
+        }
+        return diagnostics
     }
 
     /// The string units of each language by state (`new`, `needs_review`, `stale` only), languages sorted.

@@ -12,7 +12,9 @@ struct CompileCommand: Command {
             device variations or substitutions, OUTDIR/<lang>.lproj/T.stringsdict (an XML property list), \
             as Xcode's build does, so a Linux build can ship a catalog. Every string unit is written whatever \
             its state; the source language's value of a key without a localization is the key itself. Files \
-            already in OUTDIR with these names are replaced; nothing else there is touched.
+            already in OUTDIR with these names are replaced; nothing else there is touched. A language (or \
+            sourceLanguage) that is not a language tag, such as '../x', is an error and nothing is written: \
+            no file is ever written outside OUTDIR.
             """,
         arguments: [
             ArgumentSpec(name: "catalog", help: "The .xcstrings file to compile."),
@@ -20,7 +22,8 @@ struct CompileCommand: Command {
         ],
         exitCodes: [
             (ExitCode.success, "Every language was written; the files written are listed on standard output."),
-            (ExitCode.failure, "The catalog cannot be read or does not parse, or a file cannot be written."),
+            (ExitCode.failure, "The catalog cannot be read, does not parse or has a language that is not a "
+                + "language tag, or a file cannot be written."),
             (ExitCode.usage, "The command line is wrong."),
         ]
     )
@@ -44,10 +47,21 @@ struct CompileCommand: Command {
             io.stderr.write(error.message + "\n")
             return ExitCode.failure
         }
+        let languageErrors = CatalogLinter.languageDiagnostics(catalog)
+        guard languageErrors.isEmpty else {
+            for diagnostic in languageErrors {
+                io.stderr.write(LintCommand.line(diagnostic, path: catalogPath) + "; nothing written\n")
+            }
+            return ExitCode.failure
+        }
         let table = String((catalogPath.split(separator: "/").last ?? "").dropLast(".xcstrings".count))
         for language in catalog.languages {
             let compiled = catalog.compiled(language: language)
-            let folder = URL(fileURLWithPath: outputPath).appendingPathComponent("\(language).lproj")
+            guard let folder = Self.folder(of: language, in: outputPath) else {
+                io.stderr.write("\(DisplayText.escaped(catalogPath)): error: language "
+                    + "'\(DisplayText.escaped(language))' is not a language tag; not written\n")
+                return ExitCode.failure
+            }
             var files = [("\(table).strings", LocalizationFileWriter.stringsText(compiled.strings))]
             if !compiled.rules.isEmpty {
                 files.append(("\(table).stringsdict", LocalizationFileWriter.stringsdictXML(compiled.rules.entries)))
@@ -65,6 +79,18 @@ struct CompileCommand: Command {
             }
         }
         return ExitCode.success
+    }
+
+    /// The `<language>.lproj` folder directly in `outputPath`, or `nil` when `language` is not a language tag or
+    /// the folder would be anywhere else (checked here again, where files are written, whatever was checked
+    /// before).
+    static func folder(of language: String, in outputPath: String) -> URL? {
+        let name = "\(language).lproj"
+        guard LanguageTag(language) != nil, !name.hasPrefix("."), !name.contains("/") else { return nil }
+        let output = URL(fileURLWithPath: outputPath).standardizedFileURL
+        let folder = output.appendingPathComponent(name).standardizedFileURL
+        guard folder.deletingLastPathComponent().path == output.path else { return nil }
+        return URL(fileURLWithPath: outputPath).appendingPathComponent(name)
     }
 
     /// A catalog that could not be read, with its compiler-style message.

@@ -20,10 +20,13 @@ struct LintCommand: Command {
             key; positions that reorder the same arguments (%2$d ... %1$@) are no difference.
 
             In a .stringsdict, an entry without an 'other' form or with an undefined %#@variable@ is an \
-            error; plural categories the language does not use, or needs but lacks, are warnings.
+            error, and so is one whose variables nest more than 8 deep or expand past 64 KiB (in a catalog \
+            too: such files do not parse, and the daemon does not serve them); plural categories the \
+            language does not use, or needs but lacks, are warnings.
 
-            String Catalogs (*.xcstrings) are checked per language: a plural group without 'other' is an \
-            error; categories the language needs but lacks, and categories it never uses ('zero' aside, \
+            String Catalogs (*.xcstrings) are checked per language: a language (or sourceLanguage) that \
+            is not a language tag (../x) is an error, as is a plural group without 'other'; categories \
+            the language needs but lacks, and categories it never uses ('zero' aside, \
             which applies to 0 in every language), are warnings; so is each language's count of strings \
             that are new, need review or are stale.
             """,

@@ -15,6 +15,9 @@ struct Diagnostic: Sendable, Equatable {
         case pluralCategory
         /// A catalog language's count of `new`, `needs_review` and `stale` strings.
         case translationState
+        /// A catalog language (or `sourceLanguage`) that is not a language tag: `compile` refuses it, since
+        /// it names a folder (`../x` would be one outside OUTDIR).
+        case language
         /// A `.stringsdict` entry that cannot format: no `other`, an undefined variable, specifiers that differ
         /// from the development language's.
         case ruleError

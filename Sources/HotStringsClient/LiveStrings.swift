@@ -91,21 +91,27 @@ public final class LiveStrings: Sendable {
     /// "1 file" with English rules. Numbers select plural forms (integers; a `Double` as ICU reads it; a string
     /// is read as a decimal number as written, so `"1.0"` is `other` in English); `width` picks the texts of
     /// variable width rules (the largest width not above it; nil picks the widest), and `Configuration.device`
-    /// those of device-specific rules. A plain value is formatted with `String(format:)`. Positional specifiers (`%1$@`,
-    /// `%2$d`) let a translation reorder the arguments. As with `String(format:)`, the arguments must match the
-    /// specifiers' types; a rule that cannot be formatted with them (a missing argument, a form without `other`)
-    /// falls back to `String(format:)` on its plain text.
+    /// those of device-specific rules. A plain value is formatted as `String(format:)` formats it. Positional
+    /// specifiers (`%1$@`, `%2$d`) let a translation reorder the arguments. As with `String(format:)`, the arguments
+    /// must match the specifiers' types; a rule that cannot be formatted with them (a missing argument, a form
+    /// without `other`) falls back to its plain text formatted, and a plain text that cannot be formatted is
+    /// returned as it is.
+    ///
+    /// Both go through `StringsdictFormatter`, never Foundation's `String(format:)`, which a translation can
+    /// crash (`%*d` given a large number): widths are capped and the result is at most
+    /// `StringsdictFormatter.maximumOutputSize` bytes.
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                 arguments: [any CVarArg], width: Int? = nil) -> String {
+        let formatArguments = arguments.map(FormatArgument.init)
         if let rule = core.read({ $0.rule(forKey: key, table: table) }) {
             var formatter = formatter
             formatter.width = width
-            if let text = try? formatter.format(rule.entry, pluralRules: rule.pluralRules,
-                                                arguments: arguments.map(FormatArgument.init)) {
+            if let text = try? formatter.format(rule.entry, pluralRules: rule.pluralRules, arguments: formatArguments) {
                 return text
             }
         }
-        return String(format: localizedString(key, table: table), arguments: arguments)
+        let text = localizedString(key, table: table)
+        return (try? StringsdictFormatter.format(text, arguments: formatArguments)) ?? text
     }
 
     /// The value of `key` in the default table, formatted with `arguments` (see

@@ -1,4 +1,7 @@
 /// The conversions of `PrintfFormatter`: one argument under one specification, as glibc prints it.
+///
+/// Widths and precisions are never negative and at most `Spec.maximumCount` (`PrintfFormatter` reads them so),
+/// which bounds every padding and digit string made here.
 enum PrintfConversion {
     static func convert(_ argument: FormatArgument, _ spec: Spec) -> String {
         var sign = ""
@@ -117,7 +120,7 @@ enum PrintfConversion {
         let length = sign.unicodeScalars.count + body.unicodeScalars.count
         guard width > length else { return sign + body }
         let fill = width - length
-        if spec.flags.contains(.leftAlign) || (spec.width ?? 0) < 0 {
+        if spec.flags.contains(.leftAlign) {
             return sign + body + String(repeating: " ", count: fill)
         }
         if spec.flags.contains(.zero), zeroPadAllowed {

@@ -21,6 +21,12 @@ struct NoPrintfVariables: PrintfVariables {
 /// do not change the result for these arguments). `%#@name@` is a stringsdict variable, handed to `variables`.
 /// A specifier without an argument, or an unknown conversion, is a `FormatError` naming it.
 ///
+/// Bounded whatever the format and arguments: widths, precisions and positions are capped at
+/// `Spec.maximumCount`, a `*` reads its argument as C's `int` (the low 32 bits, as `String(format:)` on Linux
+/// does; a negative width left-justifies, a negative precision is none), variables nest at most
+/// `StringsdictEntry.maximumNesting` deep and expand to at most `maximumExpandedSize` bytes of texts, and a
+/// result longer than `StringsdictFormatter.maximumOutputSize` bytes is a `FormatError`.
+///
 /// It reads the format's UTF-8 bytes in place and writes UTF-8 bytes: text between specifiers is copied as
 /// one run, and `%d` and `%@` without flags, width or precision (nearly all of Apple strings' specifiers)
 /// are written straight into the output.
@@ -29,6 +35,8 @@ struct PrintfFormatter<Variables: PrintfVariables> {
     let variables: Variables
     private var cursor = 0
     private var depth = 0
+    /// The bytes of variable texts expanded so far.
+    private var expandedBytes = 0
     private var output: [UInt8] = []
 
     init(arguments: [FormatArgument], variables: Variables) {
@@ -64,7 +72,10 @@ struct PrintfFormatter<Variables: PrintfVariables> {
         while index < end {
             let runStart = index
             while index < end, bytes[index] != UInt8(ascii: "%") { index += 1 }
-            if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            if index > runStart {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                try checkOutputSize()
+            }
             guard index < end else { return }
             let start = index
             index += 1
@@ -73,7 +84,7 @@ struct PrintfFormatter<Variables: PrintfVariables> {
             var lookahead = index
             var number = 0
             while lookahead < end, let digit = asciiDigit(bytes[lookahead]) {
-                number = min(number * 10 + digit, 1_000_000)
+                number = min(number * 10 + digit, Spec.maximumCount)
                 lookahead += 1
             }
             if lookahead > index, lookahead < end, bytes[lookahead] == UInt8(ascii: "$"), number > 0 {
@@ -94,10 +105,16 @@ struct PrintfFormatter<Variables: PrintfVariables> {
                 try expandVariable(name, position: spec.position)
                 continue
             }
-            spec.width = try readCount(bytes, &index, ownArgument: ownArgument)
+            if let width = try readCount(bytes, &index) {
+                // A negative width (only a `*` gives one) left-justifies, as in C.
+                if width < 0 { spec.flags.insert(.leftAlign) }
+                spec.width = abs(width)
+            }
             if index < end, bytes[index] == UInt8(ascii: ".") {
                 index += 1
-                spec.precision = try readCount(bytes, &index, ownArgument: ownArgument) ?? 0
+                // A negative precision (only a `*` gives one) is taken as if it were not there, as in C.
+                let precision = try readCount(bytes, &index) ?? 0
+                spec.precision = precision < 0 ? nil : precision
             }
             while index < end, Self.isLengthModifier(bytes[index]) { index += 1 }
             guard index < end else { throw FormatError("incomplete specifier '\(Self.text(bytes, start..<end))'") }
@@ -117,6 +134,14 @@ struct PrintfFormatter<Variables: PrintfVariables> {
                 Self.text(bytes, start..<index)
             }
             appendConversion(arguments[argumentIndex], spec)
+            try checkOutputSize()
+        }
+    }
+
+    /// Stops a format whose result grows past `StringsdictFormatter.maximumOutputSize`.
+    private func checkOutputSize() throws(FormatError) {
+        guard output.count <= StringsdictFormatter.maximumOutputSize else {
+            throw FormatError("the formatted text is longer than \(StringsdictFormatter.maximumOutputSize) bytes")
         }
     }
 
@@ -157,27 +182,38 @@ struct PrintfFormatter<Variables: PrintfVariables> {
 
     private mutating func expandVariable(_ name: String, position: Int?) throws(FormatError) {
         guard variables.hasVariables else { throw FormatError("variable '%#@\(name)@' outside a stringsdict entry") }
-        guard depth < 16 else {
-            throw FormatError("variable '\(name)' nests more than 16 deep (does it refer to itself?)")
+        guard depth < StringsdictEntry.maximumNesting else {
+            throw FormatError("variable '\(name)' nests more than \(StringsdictEntry.maximumNesting) deep "
+                + "(does it refer to itself?)")
         }
         let argumentIndex = try argumentIndex(position: position, ownArgument: nil) { "%#@\(name)@" }
         let text = try variables.text(ofVariable: name, for: arguments[argumentIndex])
+        // An entry read from a file never gets here (`checkExpansionBounds()`); one made in code might.
+        expandedBytes += text.utf8.count
+        guard expandedBytes <= StringsdictEntry.maximumExpandedSize else {
+            throw FormatError("the variables expand to more than \(StringsdictEntry.maximumExpandedSize) bytes")
+        }
         depth += 1
         defer { depth -= 1 }
         try append(text, ownArgument: argumentIndex)
     }
 
-    private mutating func readCount(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, ownArgument: Int?)
+    /// A width or precision: digits, or `*` for the next argument; `nil` when neither is there.
+    ///
+    /// The argument of a `*` is read as C's `int` (its low 32 bits, what `String(format:)` on Linux reads), so
+    /// it may be negative. Either way the magnitude is at most `Spec.maximumCount`.
+    private mutating func readCount(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int)
         throws(FormatError) -> Int?
     {
         if index < bytes.count, bytes[index] == UInt8(ascii: "*") {
             index += 1
             let argument = arguments[try argumentIndex(position: nil, ownArgument: nil) { "*" }]
-            return Int(truncatingIfNeeded: argument.integerValue)
+            let value = Int(Int32(truncatingIfNeeded: argument.integerValue))
+            return min(max(value, -Spec.maximumCount), Spec.maximumCount)
         }
         var value: Int?
         while index < bytes.count, let digit = asciiDigit(bytes[index]) {
-            value = min((value ?? 0) * 10 + digit, 1_000_000)
+            value = min((value ?? 0) * 10 + digit, Spec.maximumCount)
             index += 1
         }
         return value
@@ -276,6 +312,11 @@ struct PrintfFlags: OptionSet {
 
 /// A parsed conversion specification.
 struct Spec {
+    /// The largest width, precision and position: larger ones written as digits or given to a `*` are read as
+    /// this, so that no conversion pads or prints more than about this many characters.
+    static let maximumCount = 1_000_000
+
+
     var position: Int?
     var flags: PrintfFlags = []
     var width: Int?

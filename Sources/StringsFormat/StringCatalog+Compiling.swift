@@ -151,6 +151,15 @@ extension StringCatalog.Variations {
 }
 
 extension StringCatalog.Localization {
+    /// Checks that the rule this localization compiles to (if it compiles to one) stays within
+    /// `StringsdictEntry.maximumNesting` and `maximumExpandedSize`, as an entry read from a `.stringsdict` does:
+    /// a substitution can refer to itself as a `.stringsdict` variable can.
+    /// - Throws: `FormatError` from `StringsdictEntry.checkExpansionBounds()`.
+    func checkExpansionBounds() throws(FormatError) {
+        guard variations != nil || !substitutions.isEmpty, case .rule(let entry)? = CatalogValue(self) else { return }
+        try entry.checkExpansionBounds()
+    }
+
     /// This plural case's text on `device`: its device case, else `other`, else its own string unit.
     func picking(device: String) -> StringCatalog.Localization? {
         guard case .device(let cases)? = variations else { return self }

@@ -140,7 +140,9 @@ extension StringCatalog {
     /// Reads the bytes of a `.xcstrings` file (UTF-8 JSON, optionally with a byte order mark).
     ///
     /// - Throws: `ParseError` with the line and column of the first problem: JSON syntax, a member of the
-    ///   wrong type, an unknown plural category, a variation nested in a way a build cannot compile.
+    ///   wrong type, an unknown plural category, a variation nested in a way a build cannot compile, a
+    ///   localization whose substitutions nest or expand beyond `StringsdictEntry.maximumNesting` and
+    ///   `maximumExpandedSize` (at its language, naming the key).
     /// - Complexity: O(n) in the number of bytes, for any input.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws(ParseError) -> StringCatalog {
         guard bytes.count <= maximumSize else {

@@ -87,8 +87,14 @@ struct StringCatalogReader {
             case "localizations":
                 try expectObject(name)
                 var isFirstLanguage = true
-                while let (language, _) = try scanner.nextMember(isFirst: &isFirstLanguage) {
-                    entry.localizations[language] = try readLocalization(nesting: [])
+                while let (language, languageOffset) = try scanner.nextMember(isFirst: &isFirstLanguage) {
+                    let localization = try readLocalization(nesting: [])
+                    do throws(FormatError) {
+                        try localization.checkExpansionBounds()
+                    } catch {
+                        throw Failure("key '\(key)', language '\(language)': \(error.reason)", offset: languageOffset)
+                    }
+                    entry.localizations[language] = localization
                 }
             default: try scanner.skipValue()
             }

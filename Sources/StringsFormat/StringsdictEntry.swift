@@ -29,7 +29,8 @@ public struct StringsdictEntry: Sendable, Hashable {
     }
 
     /// Reads an entry from its `.stringsdict` dictionary.
-    /// - Throws: `FormatError` naming the key and what is wrong with it.
+    /// - Throws: `FormatError` naming the key and what is wrong with it, also when its variables nest or expand
+    ///   beyond `maximumNesting` or `maximumExpandedSize` (`checkExpansionBounds()`).
     public init(key: String, _ value: PropertyListValue) throws(FormatError) {
         guard let dictionary = value.dictionaryValue else {
             throw FormatError("entry '\(key)' is \(value.kind), not a dictionary")
@@ -47,6 +48,11 @@ public struct StringsdictEntry: Sendable, Hashable {
             variables[name] = try Self.variable(rule, entry: key, name: name)
         }
         self.init(format: format, variables: variables)
+        do throws(FormatError) {
+            try checkExpansionBounds()
+        } catch {
+            throw FormatError("entry '\(key)': \(error.reason)")
+        }
     }
 
     private init(key: String, devices: PropertyListValue) throws(FormatError) {

@@ -20,6 +20,11 @@ public struct StringsdictFormatter: Sendable {
     /// The display width `NSStringVariableWidthRuleType` picks for; `nil` picks the widest text.
     public var width: Int?
 
+    /// The longest result in bytes: a format that would give more (widths of up to 1,000,000 each, `*` widths
+    /// included, or huge string arguments) is a `FormatError`, so no translation makes a program allocate
+    /// without bound.
+    public static let maximumOutputSize = 4 * 1024 * 1024
+
     /// Creates a formatter for a device and width.
     public init(device: String = "other", width: Int? = nil) {
         self.device = device
@@ -27,7 +32,8 @@ public struct StringsdictFormatter: Sendable {
     }
 
     /// Formats `entry` with `arguments` under `language`'s plural rules.
-    /// - Throws: `FormatError` naming an undefined variable, a missing form or argument, or a bad specifier.
+    /// - Throws: `FormatError` naming an undefined variable, a missing form or argument, or a bad specifier, or
+    ///   when the result would be longer than `maximumOutputSize`.
     public func format(_ entry: StringsdictEntry, language: String, arguments: [FormatArgument])
         throws(FormatError) -> String
     {
@@ -36,7 +42,8 @@ public struct StringsdictFormatter: Sendable {
 
     /// Formats `entry` with `arguments` under `pluralRules` (the cardinal rules of the language the entry came
     /// from, resolved once for all its lookups).
-    /// - Throws: `FormatError` naming an undefined variable, a missing form or argument, or a bad specifier.
+    /// - Throws: `FormatError` naming an undefined variable, a missing form or argument, or a bad specifier, or
+    ///   when the result would be longer than `maximumOutputSize`.
     public func format(_ entry: StringsdictEntry, pluralRules: PluralRuleSet, arguments: [FormatArgument])
         throws(FormatError) -> String
     {

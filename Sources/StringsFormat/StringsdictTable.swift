@@ -32,8 +32,10 @@ public enum StringsdictFile {
     ///
     /// - Throws: `ParseError` with the line and column of the first problem: the XML's own, or for an entry that
     ///   is not well formed (no `NSStringLocalizedFormatKey`, an unknown rule type, a category that is not
-    ///   CLDR's) the place of the entry's `<key>`. A compiled binary property list (`bplist00`, what Xcode
-    ///   ships in built products) is read too; its errors are at line 1, column 1, with the byte offset.
+    ///   CLDR's, variables that nest or expand beyond `StringsdictEntry.maximumNesting` and
+    ///   `maximumExpandedSize`) the place of the entry's `<key>`. A compiled binary property list (`bplist00`,
+    ///   what Xcode ships in built products) is read too; its errors are at line 1, column 1, with the byte
+    ///   offset.
     /// - Complexity: O(n) in the number of bytes.
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> StringsdictTable {
         let plist = try propertyList(bytes)

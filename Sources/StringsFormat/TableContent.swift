@@ -17,19 +17,26 @@ public enum LocalizedValue: Sendable, Hashable {
 }
 
 extension StringsdictEntry {
-    /// The format with each `%#@name@` replaced by its `other` text (nested variables too, up to 8 levels). The
-    /// unpositioned specifiers of a positioned variable's text take its position (`%2$#@n@` with `other` =
-    /// `%d files` reads `%2$d files`), so the plain text formats with the same arguments as the entry. An entry
-    /// with devices on top gives the text of its `other` device (else the first).
+    /// The format with each `%#@name@` replaced by its `other` text (nested variables too, up to
+    /// `maximumNesting` levels). The unpositioned specifiers of a positioned variable's text take its position
+    /// (`%2$#@n@` with `other` = `%d files` reads `%2$d files`), so the plain text formats with the same
+    /// arguments as the entry. An entry with devices on top gives the text of its `other` device (else the
+    /// first).
+    ///
+    /// An entry read from a file expands to at most `maximumExpandedSize` bytes (`checkExpansionBounds()`); one
+    /// made in code that expands further keeps its remaining references as written once that many bytes of
+    /// texts were expanded, so the plain text stays bounded whatever the entry.
     public var plainText: String {
         if !devices.isEmpty {
             return (devices["other"] ?? devices.min { $0.key < $1.key }!.value).plainText
         }
-        return expandingVariables(in: format, position: nil, depth: 0)
+        var budget = Self.maximumExpandedSize
+        return expandingVariables(in: format, position: nil, depth: 0, budget: &budget)
     }
 
-    private func expandingVariables(in text: String, position: String?, depth: Int) -> String {
-        guard depth < 8, text.contains("%") else { return text }
+    private func expandingVariables(in text: String, position: String?, depth: Int, budget: inout Int) -> String {
+        budget -= text.utf8.count
+        guard depth <= Self.maximumNesting, text.contains("%") else { return text }
         var output = ""
         var rest = Substring(text)
         while let percent = rest.firstIndex(of: "%") {
@@ -49,7 +56,12 @@ extension StringsdictEntry {
             if rest[cursor...].hasPrefix("#@"), let end = rest[rest.index(cursor, offsetBy: 2)...].firstIndex(of: "@") {
                 let name = String(rest[rest.index(cursor, offsetBy: 2)..<end])
                 let inherited = ownPosition.map(String.init) ?? position
-                output += expandingVariables(in: otherText(of: name), position: inherited, depth: depth + 1)
+                if budget >= 0 {
+                    output += expandingVariables(in: otherText(of: name), position: inherited, depth: depth + 1,
+                                                 budget: &budget)
+                } else {
+                    output += rest[percent...end]
+                }
                 rest = rest[rest.index(after: end)...]
                 continue
             }
