@@ -55,7 +55,7 @@ struct CatalogEndToEndTests {
         #expect(skipped.isEmpty)
         #expect(Self.changedKeys(reload) == ["de": [selected], "fr": ["Settings"]])
         #expect(reload["changes"]?.arrayValue?.allSatisfy { $0.string("file") == Self.catalog } == true)
-        try await waitUntil("LiveStrings sees the new form") {
+        try await pollUntil("LiveStrings sees the new form") {
             strings.localizedString(selected, table: "Settings", arguments: [1]) == "1 Datei markiert"
         }
         #expect(strings.localizedString(selected, table: "Settings", arguments: [2]) == "2 Dateien ausgewählt")
@@ -78,7 +78,7 @@ struct CatalogEndToEndTests {
         try sandbox.save(original, to: Self.catalog)
         let (recovered, _) = try subscriber.nextEvent("reload")
         #expect(Self.changedKeys(recovered) == ["de": [selected], "fr": ["Settings"]])
-        try await waitUntil("LiveStrings sees the restored form") {
+        try await pollUntil("LiveStrings sees the restored form") {
             strings.localizedString(selected, table: "Settings", arguments: [1]) == "1 Datei ausgewählt"
         }
 

@@ -43,7 +43,7 @@ struct PluralEndToEndTests {
         #expect(change.string("file") == Self.english)
         #expect(change["changed"]?.objectMembers?.map(\.0) == ["items.count"])
         #expect(change["rules"]?["items.count"]?["items"]?["one"] == .string("just %d item"))
-        try await waitUntil("LiveStrings sees the new form") {
+        try await pollUntil("LiveStrings sees the new form") {
             strings.localizedString("items.count", arguments: [1]) == "just 1 item"
         }
         #expect(strings.localizedString("items.count", arguments: [2]) == "2 items")

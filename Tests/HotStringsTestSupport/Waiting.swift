@@ -35,10 +35,10 @@ package func waitUntil(_ what: String, timeout: Duration = .seconds(20), _ condi
 /// Calls `condition` until it is true or `timeout` has passed, sleeping as a task between checks; returns whether
 /// it became true.
 ///
-/// Chosen over the blocking form in asynchronous tests: a test that polls by blocking its thread holds one of the
-/// cooperative pool's few threads (two on a 2-core machine), and a client task the condition waits for may need
-/// that very thread to make progress.
-package func waitUntil(_ timeout: Duration = .seconds(5), _ condition: () async throws -> Bool) async rethrows
+/// `waitUntil` for asynchronous tests: a test that polls by blocking its thread holds one of the cooperative pool's
+/// few threads (two on a 2-core machine), and a client task the condition waits for may need that very thread to
+/// make progress.
+package func pollUntil(_ timeout: Duration = .seconds(5), _ condition: () async throws -> Bool) async rethrows
     -> Bool {
     let deadline = ContinuousClock.now + timeout
     while true {
@@ -51,9 +51,9 @@ package func waitUntil(_ timeout: Duration = .seconds(5), _ condition: () async 
 /// Calls `condition` until it is true, sleeping as a task between checks (see the form above).
 ///
 /// - Throws: `TimedOut` naming `what` if `condition` is still false after `timeout`, or what `condition` throws.
-package func waitUntil(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool)
+package func pollUntil(_ what: String, timeout: Duration = .seconds(20), _ condition: () async throws -> Bool)
     async throws {
-    guard try await waitUntil(timeout, condition) else { throw TimedOut(description: "timed out waiting for \(what)") }
+    guard try await pollUntil(timeout, condition) else { throw TimedOut(description: "timed out waiting for \(what)") }
 }
 
 /// Runs `body`, which blocks (a process start, a wait for a daemon, a blocking read), on a thread of its own and

@@ -42,34 +42,36 @@ import Testing
     }
 
     @Test func inputOutputEnvironmentAndDirectoryAreTheOnesGiven() throws {
-        try withTemporaryDirectory { directory in
-            let script = #"read line; printf '%s|%s|%s|%s' "$line" "$HS_VALUE" "${HOME-unset}" "$PWD"; echo err >&2"#
-            var configuration = ChildProcess.Configuration("/bin/sh", ["-c", script])
-            configuration.environment = ["HS_VALUE": "given value", "PATH": "/usr/bin:/bin"]
-            configuration.directory = directory
-            configuration.standardInput = .pipe
-            configuration.standardError = .standardOutput
-            let child = try ChildProcess(configuration)
-            #expect(child.standardError == nil)
-            let output = DrainedPipe(child.standardOutput!)
-            _ = try Descriptor.write(Array("typed\n".utf8), to: child.standardInput!)
-            Descriptor.close(child.standardInput!)
-            #expect(child.waitForExit(timeout: .seconds(20)) == .exited(0))
-            let text = String(decoding: output.bytes(), as: UTF8.self)
-            #expect(text == "typed|given value|unset|\(try FileSystem.resolvedPath(directory))err\n")
-        }
+        let directory = try FileSystem.resolvedPath(FileSystem.makeTemporaryDirectory(prefix: "child-process-"))
+        defer { try? FileSystem.removeRecursively(atPath: directory) }
+        let script = #"read line; printf '%s|%s|%s|%s' "$line" "$HS_VALUE" "${HOME-unset}" "$PWD"; echo err >&2"#
+        var configuration = ChildProcess.Configuration("/bin/sh", ["-c", script])
+        configuration.environment = ["HS_VALUE": "given value", "PATH": "/usr/bin:/bin"]
+        configuration.directory = directory
+        configuration.standardInput = .pipe
+        configuration.standardError = .standardOutput
+        let child = try ChildProcess(configuration)
+        #expect(child.standardError == nil)
+        let output = DrainedPipe(child.standardOutput!)
+        _ = try Descriptor.write(Array("typed\n".utf8), to: child.standardInput!)
+        Descriptor.close(child.standardInput!)
+        #expect(child.waitForExit(timeout: .seconds(20)) == .exited(0))
+        let text = String(decoding: output.bytes(), as: UTF8.self)
+        #expect(text == "typed|given value|unset|\(directory)err\n")
     }
 
     @Test func outputToAFileIsAppended() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory + "/log"
-            for word in ["one", "two"] {
-                var configuration = ChildProcess.Configuration("/bin/echo", [word])
-                configuration.standardOutput = .file(path)
-                #expect(try ChildProcess(configuration).waitForExit(timeout: .seconds(20)) == .exited(0))
-            }
-            #expect(String(decoding: try FileSystem.readFile(atPath: path, maximumSize: 1024), as: UTF8.self) == "one\ntwo\n")
+        let directory = try FileSystem.makeTemporaryDirectory(prefix: "child-process-")
+        defer { try? FileSystem.removeRecursively(atPath: directory) }
+        let path = directory + "/log"
+        for word in ["one", "two"] {
+            var configuration = ChildProcess.Configuration("/bin/echo", [word])
+            configuration.standardOutput = .file(path)
+            let child = try ChildProcess(configuration)
+            #expect(child.waitForExit(timeout: .seconds(20)) == .exited(0))
         }
+        let text = String(decoding: try FileSystem.readFile(atPath: path, maximumSize: 1024), as: UTF8.self)
+        #expect(text == "one\ntwo\n")
     }
 
     @Test func aWaitWithADeadlineReturnsNilWhileTheChildRuns() throws {
@@ -129,14 +131,19 @@ import Testing
 
 /// Everything a pipe delivers, read on a thread of its own until end of file.
 final class DrainedPipe: Sendable {
-    private let collected = Mutex<[UInt8]>([])
+    private let collected: Collected
     private let thread: NamedThread
 
+    private final class Collected: Sendable {
+        let bytes = Mutex<[UInt8]>([])
+    }
+
     init(_ fd: Int32) {
-        let collected = collected
+        let collected = Collected()
+        self.collected = collected
         thread = NamedThread.run(name: "drain") {
             while let bytes = try? Descriptor.read(from: fd, maximumCount: 1 << 16), !bytes.isEmpty {
-                collected.withLock { $0 += bytes }
+                collected.bytes.withLock { $0 += bytes }
             }
             Descriptor.close(fd)
         }
@@ -145,6 +152,6 @@ final class DrainedPipe: Sendable {
     /// The bytes, once the writer closed the pipe.
     func bytes() -> [UInt8] {
         thread.join()
-        return collected.withLock { $0 }
+        return collected.bytes.withLock { $0 }
     }
 }

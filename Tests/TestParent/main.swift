@@ -13,8 +13,7 @@ guard arguments.count == 4 else {
 do {
     let daemon = try Daemon(bundle: arguments[1], socket: arguments[2], stateDirectory: arguments[3])
     try daemon.waitUntilServing()
-    print("daemon \(daemon.pid)")
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data("daemon \(daemon.pid)\n".utf8))  // unbuffered: the test reads it at once
     while true { sleep(3600) }
 } catch {
     FileHandle.standardError.write(Data("hotstrings-test-parent: \(error)\n".utf8))

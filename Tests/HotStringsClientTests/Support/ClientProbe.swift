@@ -49,6 +49,6 @@ final class ClientProbe: Sendable {
     /// The form asynchronous tests get: the blocking one would hold a thread of the cooperative pool, which the
     /// client's own asynchronous calls in this and other tests need.
     func wait(_ what: String, timeout: Duration = .seconds(20), until condition: () -> Bool) async throws {
-        try await waitUntil(what, timeout: timeout) { condition() }
+        try await pollUntil(what, timeout: timeout) { condition() }
     }
 }
