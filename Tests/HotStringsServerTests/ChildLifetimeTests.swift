@@ -28,10 +28,13 @@ struct ChildLifetimeTests {
         try parent.send(.kill)
         #expect(parent.waitForExit(timeout: .seconds(20)) == .signalled(SIGKILL))
         // Gone: no process with that pid and start time runs any more. Adopted by a parent that does not reap
-        // (a container's pid 1 may not), it is a zombie: ended, its sockets closed, nothing left to run.
+        // (a container's pid 1 may not), it stays a zombie: ended, nothing left to run. The state is the main
+        // thread's, which can be a zombie while the other threads still exit, so its last thread must be gone too.
         let ended = waitUntil(.seconds(20)) {
             guard let now = ProcessState(pid: pid), now.startTime == daemon.startTime else { return true }
-            return now.state == "Z" || now.state == "X"
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0
+            return (now.state == "Z" || now.state == "X") && threads <= 1
+                && !UnixSocket.isListening(atPath: sandbox.socket)
         }
         #expect(ended, "the daemon \(pid) outlived its parent: \(ProcessState(pid: pid).map { "\($0)" } ?? "")")
         #expect(!UnixSocket.isListening(atPath: sandbox.socket), "nothing serves on the daemon's socket any more")
