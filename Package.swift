@@ -85,9 +85,15 @@ let package = Package(
             name: "HotStringsTestSupport", dependencies: ["LinuxSystem"], path: "Tests/HotStringsTestSupport",
             swiftSettings: strict
         ),
+        // A stand-in for a test process that starts a daemon and is then killed with SIGKILL: the test that no child
+        // of a test outlives it (ChildLifetimeTests).
+        .executableTarget(
+            name: "hotstrings-test-parent", dependencies: ["HotStringsTestSupport"], path: "Tests/TestParent",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StringsFormatTests",
-            dependencies: ["StringsFormat"],
+            dependencies: ["StringsFormat", "HotStringsTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsClient
+import HotStringsTestSupport
 import LinuxSystem
 
 /// The fan-out reference: a child process that accepts N Unix socket connections and, when told, writes one
@@ -13,14 +14,14 @@ enum FanOutRelay {
         let folder = try FileSystem.makeTemporaryDirectory(prefix: "hs-relay-")
         defer { try? FileSystem.removeRecursively(atPath: folder) }
         let path = folder + "/relay.sock"
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        child.arguments = [FanOutRelayProcess.name, "--socket", path]
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        defer { child.terminate(); child.waitUntilExit() }
-        guard String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready") else {
+        let child = try ChildProcess(.init(URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .path, [FanOutRelayProcess.name, "--socket", path]))
+        defer {
+            try? child.send(.terminate)
+            _ = child.waitForExit()
+        }
+        let output = PipeReader(child.standardOutput!)
+        guard (try? output.wait(untilContains: "ready", timeout: .seconds(30))) != nil else {
             throw UsageError("the relay process did not start")
         }
         let control = try LineConnection(path: path)

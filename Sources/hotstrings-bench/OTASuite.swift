@@ -103,15 +103,8 @@ struct OTASuite: BenchmarkSuite {
     }
 
     private static func digest(of path: String, with sha256sum: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: sha256sum)
-        process.arguments = [path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(text.prefix { $0 != " " })
+        let run = try ProcessRun.tool(sha256sum, [path])
+        return String(run.stdout.prefix { $0 != " " })
     }
 
     // MARK: - Bytes fetched

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import StringsFormat
 
 /// The peak memory of one parser on one input, measured in a child process.
@@ -38,22 +39,15 @@ enum ParseMemory {
     }
 
     private static func runChild(parser: ParserKind, bundle: String) throws -> MemoryResult {
-        let process = Process()
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [ParseMemoryProbe.name, "--parser", parser.rawValue, "--input", bundle]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let line = String(decoding: printed, as: UTF8.self).split(separator: "\n").last,
+        let run = try ProcessRun.tool(executable, [ParseMemoryProbe.name, "--parser", parser.rawValue,
+                                                   "--input", bundle], timeout: .seconds(600))
+        guard run.code == 0,
+              let line = run.stdout.split(separator: "\n").last,
               let result = try? JSONDecoder().decode(MemoryResult.self, from: Data(line.utf8))
         else {
-            throw ChildFailure(parser: parser, status: process.terminationStatus,
-                               output: String(decoding: printed, as: UTF8.self))
+            throw ChildFailure(parser: parser, status: run.code, output: run.stdout)
         }
         return result
     }

@@ -2,6 +2,7 @@ import BundleChanges
 import BundleWatcher
 import Foundation
 import HotStringsService
+import HotStringsTestSupport
 import LinuxSystem
 import StringsFormat
 import StringsStore
@@ -275,27 +276,19 @@ enum IdleCPU {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else { return nil }
         let bundle = try TemporaryBundle(tables: ["en.lproj/Localizable.strings": "\"a\" = \"b\";"])
         defer { bundle.remove() }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["watch", bundle.root]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        var configuration = ChildProcess.Configuration(executable.path, ["watch", bundle.root])
+        configuration.standardError = .null
+        let process = try ChildProcess(configuration)
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            try? process.send(.terminate)
+            _ = process.waitForExit()
         }
         // The first line is the snapshot: the scan is done and the watcher waits for the kernel.
-        var received = Data()
-        while !received.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return nil }
-            received += chunk
-        }
-        let before = try cpuTicks(of: process.processIdentifier)
+        let output = PipeReader(process.standardOutput!)
+        guard (try? output.wait(untilContains: "\n", timeout: .seconds(60))) != nil else { return nil }
+        let before = try cpuTicks(of: process.pid)
         Thread.sleep(forTimeInterval: Double(seconds))  // the benchmark's subject is this idle period itself
-        let after = try cpuTicks(of: process.processIdentifier)
+        let after = try cpuTicks(of: process.pid)
         return Double(after - before) / 100  // USER_HZ is 100 on Linux
     }
 

@@ -33,9 +33,9 @@ import Testing
         }
         #expect((snapshot["tables"] as? [Any])?.count == 4)
 
-        watch.process.terminate()
-        #expect(watch.waitForExit(timeout: .seconds(5)) == 0, "hotstrings watch did not stop cleanly on SIGTERM")
-        #expect(watch.process.terminationReason == .exit)
+        try watch.process.send(.terminate)
+        #expect(watch.waitForExit() == 0, "hotstrings watch did not stop cleanly on SIGTERM")
+        #expect(watch.process.termination == .exited(0))
     }
 
     /// An edit made while its folder was unreadable is read once the folder is readable again (issue 10,
@@ -67,7 +67,7 @@ import Testing
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["changes"] as? [[String: Any]]
         }.joined().filter { $0["kind"] as? String == "deleted" }
         #expect(deletions.isEmpty, "the unreadable folder's tables were kept: \(deletions)")
-        watch.process.terminate()
+        try watch.process.send(.terminate)
     }
 
     /// Waits for the first line of `output` that is a JSON object for which `match` returns a value.

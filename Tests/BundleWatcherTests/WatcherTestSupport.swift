@@ -292,22 +292,8 @@ struct ProcessResult {
 /// Runs a real tool to its end and returns its exit status and combined output.
 @discardableResult
 func runTool(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    guard exited.wait(timeout: .now() + .seconds(5)) == .success else {
-        process.terminate()
-        throw TimedOut(description: "\(executable) \(arguments) did not finish")
-    }
-    let result = ProcessResult(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self))
+    let run = try ProcessRun.tool(executable, arguments, in: directory, mergingErrors: true, timeout: .seconds(20))
+    let result = ProcessResult(status: run.code, output: run.stdout)
     #expect(result.status == 0, "\(executable) \(arguments): \(result.output)")
     return result
 }

@@ -137,7 +137,7 @@ struct ClientCommandTests {
         try subscriber.stdout.wait(for: "the language event") { $0.contains("language pt-BR (was none)\n") }
         #expect(try served.run(["select-language", "zh-Hans"]).code == 0)
         try subscriber.stdout.wait(for: "the second language event") { $0.hasSuffix("language zh-Hans (was pt-BR)\n") }
-        subscriber.process.interrupt()
+        try subscriber.process.send(.interrupt)
         #expect(subscriber.waitForExit() == 0)
         #expect(subscriber.stdout.text == "language pt-BR (was none)\nlanguage zh-Hans (was pt-BR)\n")
         #expect(try served.stop() == 0)

@@ -68,9 +68,9 @@ struct ClientDaemonTests {
 
     @Test func aHungDaemonMakesRequestsTimeOutWithExitThree() throws {
         let served = try ServedBundle()
-        #expect(served.daemon.process.suspend())
+        try served.daemon.process.send(signal: SIGSTOP)
         let result = try served.run(["get", "greeting", "--timeout", "0.3"])
-        #expect(served.daemon.process.resume())
+        try served.daemon.process.send(signal: SIGCONT)
         #expect(result.code == 3)
         #expect(result.stderr == "hotstrings: error: no answer from the daemon at \(served.socket) within 300 ms\n")
         #expect(result.stdout.isEmpty)

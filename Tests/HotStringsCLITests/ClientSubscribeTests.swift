@@ -41,7 +41,7 @@ struct ClientSubscribeTests {
         // Exactly as received: compact, one object per line, the members in protocol order.
         #expect(json.stdout.text.split(separator: "\n")[1].hasPrefix("{\"event\":\"reload\",\"epoch\":"))
 
-        text.process.interrupt()
+        try text.process.send(.interrupt)
         #expect(text.waitForExit() == 0)
         #expect(text.errorText.isEmpty)
 
@@ -68,9 +68,9 @@ struct ClientSubscribeTests {
             $0.hasSuffix("error fr.lproj/InfoPlist.strings:2:1: missing ';' after the value of 'CFBundleName', "
                 + "found '\"'\n")
         }
-        filtered.process.terminate()
+        try filtered.process.send(.terminate)
         #expect(filtered.waitForExit() == 0)
-        json.process.interrupt()
+        try json.process.send(.interrupt)
         #expect(json.waitForExit() == 0)
         #expect(try served.stop() == 0)
     }
@@ -87,7 +87,7 @@ struct ClientSubscribeTests {
         #expect(subscriber.stdout.text.hasPrefix("reload fr/Localizable: ~greeting -welcome.title "))
         let keys = subscriber.stdout.text.split(separator: ":", maxSplits: 1)[1].split(separator: " ")
         #expect(keys.count == 12, "greeting changed, the 11 other keys removed (the .stringsdict keeps 2)")
-        subscriber.process.interrupt()
+        try subscriber.process.send(.interrupt)
         #expect(subscriber.waitForExit() == 0)
         #expect(try served.stop() == 0)
     }

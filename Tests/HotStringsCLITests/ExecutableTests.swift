@@ -11,27 +11,9 @@ struct ExecutableTests {
     }
 
     func launch(_ arguments: [String], stdin: String = "") throws -> Output {
-        let process = Process()
         let executable = try #require(hotstringsExecutable, "hotstrings is not next to the test runner")
-        process.executableURL = executable
-        process.arguments = arguments
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        // Read both pipes to their ends before waiting, so a full pipe cannot block the child.
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(
-            code: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+        let run = try ProcessRun.tool(executable.path, arguments, input: stdin, timeout: .seconds(20))
+        return Output(code: run.code, stdout: run.stdout, stderr: run.stderr)
     }
 
     @Test func sampleBundleLintsWithExitCodeZero() throws {

@@ -5,7 +5,7 @@ import Testing
 /// Which servers the client commands believe: a daemon of another user is refused unless trusted with
 /// `--trust-uid` (issue 9, finding 2: another user can create the socket before the victim's daemon starts).
 ///
-/// The other user is real: the daemon runs as `nobody` through `setpriv`, serving a bundle whose greeting only
+/// The other user is real: the daemon runs as `nobody`, serving a bundle whose greeting only
 /// it has, and the commands run as this user (root, whose daemon would be trusted).
 @Suite(needsHotstringsBinary)
 struct ServerTrustTests {

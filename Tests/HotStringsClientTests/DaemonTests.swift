@@ -33,10 +33,10 @@ struct DaemonTests {
 
     @Test func aFileEditFiresOnceWithItsKeysAndLookupsSeeTheNewValues() async throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try await Daemon.serving(sandbox)
         let probe = ClientProbe()
         let (strings, token) = Self.client(daemon, probe: probe)
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(strings.localizedString("greeting") == "Hallo!")
         #expect(strings.localizedString("files.header") == "Name\tSize")  // not in German: from en
         #expect(strings.localizedString("CFBundleDisplayName", table: "InfoPlist") == "HotStrings-Demo")
@@ -44,7 +44,7 @@ struct DaemonTests {
 
         try sandbox.save(try Self.german(in: sandbox, [#""Hallo!""#: #""Servus!""#],
                                          appending: "\n\"farewell\" = \"Tschüss\";\n"), to: Self.german)
-        try probe.wait("the reload") { probe.changes.count > before }
+        try await probe.wait("the reload") { probe.changes.count > before }
         #expect(strings.localizedString("greeting") == "Servus!")
         #expect(strings.localizedString("farewell") == "Tschüss")
 
@@ -54,7 +54,7 @@ struct DaemonTests {
         let englishText = try String(contentsOfFile: sandbox.bundle + "/" + english, encoding: .utf16)
         try sandbox.save(englishText.replacingOccurrences(of: #""Hello!""#, with: #""Howdy!""#), to: english)
         try sandbox.save(try Self.german(in: sandbox, [#""Einstellungen""#: #""Optionen""#]), to: Self.german)
-        try probe.wait("the second reload") { probe.changes.count > before + 1 }
+        try await probe.wait("the second reload") { probe.changes.count > before + 1 }
         let changes = Array(probe.changes.dropFirst(before))
         #expect(changes.map(\.keys) == [["Localizable": ["greeting", "farewell"]],
                                         ["Localizable": ["settings.title"]]])
@@ -64,12 +64,12 @@ struct DaemonTests {
 
     @Test func setLanguageFromOneClientSwitchesEveryClient() async throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try await Daemon.serving(sandbox)
         let probe = ClientProbe()
         let (first, firstToken) = Self.client(daemon, language: "en_US.UTF-8", probe: probe)
         let (second, secondToken) = Self.client(daemon, language: "en_US.UTF-8", probe: probe)
-        #expect(await first.waitUntilSynchronized(timeout: .seconds(10)))
-        #expect(await second.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await first.waitUntilSynchronized(timeout: .seconds(30)))
+        #expect(await second.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(first.supportedLanguages == ["de", "en", "fr", "pt-BR", "zh-Hans"])
         #expect(second.localizedString("greeting") == "Hello!")
 
@@ -77,13 +77,13 @@ struct DaemonTests {
         // The caller has switched when the call returns; the others as soon as the event reaches them.
         #expect(first.currentLanguage == "fr")
         #expect(first.localizedString("greeting") == "Bonjour !")
-        try probe.wait("the second client to switch") { second.localizedString("greeting") == "Bonjour !" }
+        try await probe.wait("the second client to switch") { second.localizedString("greeting") == "Bonjour !" }
         #expect(second.currentLanguage == "fr")
         #expect(second.selectedLanguage == "fr")
 
         // The selection is the daemon's: a client that starts now begins in French.
         let (third, thirdToken) = Self.client(daemon, language: "de_DE.UTF-8", probe: probe)
-        #expect(await third.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await third.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(third.localizedString("greeting") == "Bonjour !")
 
         await #expect(throws: LiveStringsError.rejected(
@@ -92,7 +92,7 @@ struct DaemonTests {
             try await second.setLanguage("xx")
         }
         try await second.setLanguage(nil)
-        try probe.wait("every client to go back") {
+        try await probe.wait("every client to go back") {
             first.localizedString("greeting") == "Hello!" && third.localizedString("greeting") == "Hallo!"
         }
         _ = (firstToken, secondToken, thirdToken)
@@ -100,21 +100,21 @@ struct DaemonTests {
 
     @Test func aKilledAndRestartedDaemonIsFollowedAndTheMirrorMatchesIt() async throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        var daemon = try Daemon.serving(sandbox)
+        var daemon = try await Daemon.serving(sandbox)
         let probe = ClientProbe()
         let transport = ObservedTransport(path: daemon.socket, probe: probe)
         let strings = LiveStrings(transport: transport, configuration: .init(environment: ["LANG": "de_DE"]))
         let token = strings.onReload { probe.record(keys: $0.keys, language: $0.language) }
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         let firstEpoch = try #require(transport.snapshotEpochs.last)
 
         daemon.crash()
-        try probe.wait("the client to notice") { !strings.isConnected }
+        try await probe.wait("the client to notice") { !strings.isConnected }
         #expect(strings.localizedString("greeting") == "Hallo!")  // the mirror keeps answering
         try sandbox.save(try Self.german(in: sandbox, [#""Hallo!""#: #""Moin!""#]), to: Self.german)
         let before = probe.changes.count
-        daemon = try Daemon.servingWhenReady(sandbox)
-        try probe.wait("the client to recover") {
+        daemon = try await Daemon.servingWhenReady(sandbox)
+        try await probe.wait("the client to recover") {
             strings.isSynchronized && strings.localizedString("greeting") == "Moin!"
         }
         let secondEpoch = try #require(transport.snapshotEpochs.last)
@@ -138,20 +138,20 @@ struct DaemonTests {
 
     @Test func aGapInTheEventStreamBringsAFreshSnapshot() async throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try await Daemon.serving(sandbox)
         let probe = ClientProbe()
         let transport = ObservedTransport(path: daemon.socket, probe: probe)
         let strings = LiveStrings(transport: transport, configuration: .init(environment: ["LANG": "de_DE"]))
         let token = strings.onReload { probe.record(keys: $0.keys, language: $0.language) }
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         let before = probe.changes.count
 
         transport.dropReloads(1)
         try sandbox.save(try Self.german(in: sandbox, [#""Hallo!""#: #""Grüß Gott!""#]), to: Self.german)
-        try probe.wait("the reload to be dropped") { transport.dropped.count == 1 }
+        try await probe.wait("the reload to be dropped") { transport.dropped.count == 1 }
         #expect(strings.localizedString("greeting") == "Hallo!")  // missed, for now
         try sandbox.save(try Self.german(in: sandbox, [#""Sprache""#: #""Sprachen""#]), to: Self.german)
-        try probe.wait("the snapshot after the gap") {
+        try await probe.wait("the snapshot after the gap") {
             strings.isSynchronized && strings.localizedString("settings.language") == "Sprachen"
         }
         #expect(strings.localizedString("greeting") == "Grüß Gott!")

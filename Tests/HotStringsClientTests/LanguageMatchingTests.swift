@@ -13,7 +13,7 @@ struct LanguageMatchingTests {
         let connection = try LineConnection(path: daemon.socket)
         let strings = LiveStrings(configuration: .init(socketPath: daemon.socket, clientName: "tests",
                                                        environment: [:]))
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         for row in rows {
             strings.overrideLanguage(row.request)
             for (key, answer) in LanguageMatchingBundle.expectations(for: row) {
@@ -30,7 +30,7 @@ struct LanguageMatchingTests {
 
     @Test func theIssuesTable() async throws {
         let sandbox = try Sandbox(tables: LanguageMatchingBundle.tables(), prefix: "hs-lang-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try await Daemon.serving(sandbox)
         try await Self.check(LanguageMatchingBundle.rows, daemon: daemon)
     }
 
@@ -39,7 +39,7 @@ struct LanguageMatchingTests {
             $0.replacingOccurrences(of: "_", with: "-")
         }
         let sandbox = try Sandbox(tables: tables, prefix: "hs-lang-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try await Daemon.serving(sandbox)
         try await Self.check([LanguageMatchingBundle.zhTWRow], daemon: daemon)
     }
 }

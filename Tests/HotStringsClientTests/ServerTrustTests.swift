@@ -5,7 +5,7 @@ import Testing
 @testable import HotStringsClient
 
 /// `LiveStrings` believes only a daemon of its own user, root, or a user in `trustedServerUserIDs` (issue 9,
-/// finding 2). The other user is real: the daemon runs as `nobody` through `setpriv` and serves a German
+/// finding 2). The other user is real: the daemon runs as `nobody` and serves a German
 /// greeting only it has.
 @Suite(needsDaemon)
 struct ServerTrustTests {
@@ -13,7 +13,7 @@ struct ServerTrustTests {
         if let reason = otherUserUnavailable { try Test.cancel("needs a second user: \(reason)") }
         let sandbox = try Sandbox(prefix: "hs-lib-")
         try sandbox.save(#""greeting" = "Besetzt!";"#, to: "de.lproj/Localizable.strings")
-        let daemon = try Daemon.servingAsNobody(sandbox)
+        let daemon = try await Daemon.servingAsNobody(sandbox)
 
         let strings = LiveStrings(configuration: .init(
             socketPath: daemon.socket, environment: ["LANG": "de"], reconnectDelay: .milliseconds(5),

@@ -10,7 +10,7 @@ import Testing
     @Test func aCatalogEditReachesTheReloadHookAndTheNextLookup() async throws {
         let fixture = try EmbeddedBundle(language: "fr_FR.UTF-8")
         let strings = fixture.strings
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         let selected = "%lld files selected"
         #expect(strings.localizedString(selected, table: "Settings", arguments: [0]) == "0 fichier sélectionné")
         #expect(strings.localizedString(selected, table: "Settings", arguments: [1_000_000])

@@ -61,7 +61,7 @@ struct EmbeddedPluralTests {
         let strings = try LiveStrings.embedded(
             bundle: bundle.root, configuration: LiveStrings.Configuration(environment: ["LANG": "de_DE.UTF-8"]))
         defer { strings.stop() }
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(strings.currentLanguage == "de-DE")
         #expect(strings.localizedString("title") == "Dateien")
         // Not in German: the English rule, with English rules.
@@ -89,7 +89,7 @@ struct EmbeddedPluralTests {
         let strings = try LiveStrings.embedded(
             bundle: bundle.root, configuration: LiveStrings.Configuration(environment: ["LANG": "de_DE.UTF-8"]))
         defer { strings.stop() }
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(strings.localizedString("files.count", arguments: [1]) == "1 file")
 
         // Compiled to a binary property list, as Xcode ships it.

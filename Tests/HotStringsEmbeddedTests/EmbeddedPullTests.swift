@@ -68,7 +68,7 @@ struct EmbeddedPullTests {
     @Test func aPublishedReleaseIsOneReloadAndAFailedPullKeepsTheLastGoodValues() async throws {
         let fixture = try EmbeddedPullFixture()
         let strings = fixture.strings
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         try await eventually("the first release") { strings.localizedString("greeting") == "Hallo!" }
 
         let reloadsBefore = fixture.reloads
@@ -102,7 +102,7 @@ struct EmbeddedPullTests {
 
     @Test func stopEndsThePuller() async throws {
         let fixture = try EmbeddedPullFixture()
-        #expect(await fixture.strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await fixture.strings.waitUntilSynchronized(timeout: .seconds(30)))
         try await eventually("the first release") { fixture.strings.localizedString("greeting") == "Hallo!" }
         fixture.strings.stop()
         try await eventually("every thread to end") { fixture.transport.hasFinished }

@@ -10,7 +10,7 @@ struct EmbeddedTests {
     @Test func lookupsAnswerAfterTheFirstScanThroughTheFallbackChain() async throws {
         let fixture = try EmbeddedBundle(language: "de_CH.UTF-8")
         let strings = fixture.strings
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(strings.isConnected)
         #expect(strings.currentLanguage == "de-CH")
         #expect(strings.supportedLanguages == ["de", "en", "fr", "pt-BR", "zh-Hans"])
@@ -32,7 +32,7 @@ struct EmbeddedTests {
     @Test func anAtomicSaveFiresOnceWithItsKeysAndLookupsSeeTheNewValues() async throws {
         let fixture = try EmbeddedBundle()
         let strings = fixture.strings
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
 
         try fixture.save(try fixture.german([#""Hallo!""#: #""Servus!""#],
                                             appending: "\n\"farewell\" = \"Tschüss\";\n"), to: EmbeddedBundle.german)
@@ -54,7 +54,7 @@ struct EmbeddedTests {
     @Test func setLanguageSwitchesTheCurrentLanguageBeforeItReturns() async throws {
         let fixture = try EmbeddedBundle(language: "en_US.UTF-8")
         let strings = fixture.strings
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(strings.localizedString("greeting") == "Hello!")
 
         try await strings.setLanguage("fr")
@@ -83,7 +83,7 @@ struct EmbeddedTests {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("hs-state-\(UUID())").path
         defer { try? FileManager.default.removeItem(atPath: state) }
         let first = try EmbeddedBundle(language: "en_US.UTF-8", stateDirectory: state)
-        #expect(await first.strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await first.strings.waitUntilSynchronized(timeout: .seconds(30)))
         try await first.strings.setLanguage("pt-BR")
         first.strings.stop()
 
@@ -91,7 +91,7 @@ struct EmbeddedTests {
             bundle: first.bundle, configuration: LiveStrings.Configuration(environment: ["LANG": "en_US.UTF-8"]),
             options: LiveStrings.EmbeddedOptions(stateDirectory: state))
         defer { second.stop() }
-        #expect(await second.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await second.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(second.selectedLanguage == "pt-BR")
         #expect(second.localizedString("greeting") == "Olá!")
     }
@@ -99,7 +99,7 @@ struct EmbeddedTests {
     @Test func aParseErrorKeepsTheLastGoodValue() async throws {
         let fixture = try EmbeddedBundle()
         let strings = fixture.strings
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         try fixture.save(try fixture.german([#""Hallo!""#: #""Servus!""#]), to: EmbeddedBundle.german)
         try await eventually("the reload") { fixture.probe.changes.count == 2 }
         #expect(strings.localizedString("greeting") == "Servus!")
@@ -124,7 +124,7 @@ struct EmbeddedTests {
     @Test func stopEndsTheWatcherAndKeepsTheLastStrings() async throws {
         let fixture = try EmbeddedBundle()
         let strings = fixture.strings
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(!fixture.transport.hasFinished)
 
         strings.stop()
@@ -137,7 +137,7 @@ struct EmbeddedTests {
 
     @Test func requestsAreAnsweredAsTheDaemonAnswersThem() async throws {
         let fixture = try EmbeddedBundle()
-        #expect(await fixture.strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await fixture.strings.waitUntilSynchronized(timeout: .seconds(30)))
         let transport = fixture.transport
 
         let get = try await transport.request(.get(key: "files.header", table: "Localizable", languages: ["de-CH"]))

@@ -13,7 +13,7 @@ import Testing
         let transport = try EmbeddedTransport(bundle: sandbox.bundle, options: LiveStrings.EmbeddedOptions())
         let strings = LiveStrings(transport: transport, configuration: LiveStrings.Configuration(environment: [:]))
         defer { strings.stop() }
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         for row in LanguageMatchingBundle.rows {
             strings.overrideLanguage(row.request)
             for (key, answer) in LanguageMatchingBundle.expectations(for: row) {

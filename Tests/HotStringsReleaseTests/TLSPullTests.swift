@@ -51,20 +51,7 @@ import Testing
 
     /// Runs `executable` to its end (at most 60 s); its exit status and combined output.
     private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let reader = PipeReader(output.fileHandleForReading)
-        guard waitUntil(.seconds(60), { !process.isRunning }) else {
-            process.terminate()
-            throw TimedOut(description: "\(executable) \(arguments) did not finish")
-        }
-        process.waitUntilExit()
-        _ = waitUntil(.seconds(5)) { reader.isFinished }
-        return (process.terminationStatus, reader.text)
+        let run = try ProcessRun.tool(executable, arguments, mergingErrors: true, timeout: .seconds(60))
+        return (run.code, run.stdout)
     }
 }

@@ -24,7 +24,7 @@ struct CatalogEndToEndTests {
 
     @Test func editingACatalogReachesSubscribersAndLiveStrings() async throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try await Daemon.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         #expect(try subscriber.request(#"{"id":1,"op":"subscribe","tables":["Settings"]}"#)["ok"] == true)
         let (snapshot, _) = try subscriber.nextEvent("snapshot")
@@ -39,7 +39,7 @@ struct CatalogEndToEndTests {
             socketPath: sandbox.socket, clientName: "tests", environment: ["LANG": "de_DE.UTF-8"],
             reconnectDelay: .milliseconds(10), maximumReconnectDelay: .milliseconds(200)))
         defer { strings.stop() }
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         let selected = "%lld files selected"
         #expect(strings.localizedString(selected, table: "Settings", arguments: [1]) == "1 Datei ausgewählt")
         #expect(strings.localizedString("%@ shared %lld photos", table: "Settings", arguments: ["Ana", 3])
@@ -55,7 +55,7 @@ struct CatalogEndToEndTests {
         #expect(skipped.isEmpty)
         #expect(Self.changedKeys(reload) == ["de": [selected], "fr": ["Settings"]])
         #expect(reload["changes"]?.arrayValue?.allSatisfy { $0.string("file") == Self.catalog } == true)
-        try waitUntil("LiveStrings sees the new form") {
+        try await pollUntil("LiveStrings sees the new form") {
             strings.localizedString(selected, table: "Settings", arguments: [1]) == "1 Datei markiert"
         }
         #expect(strings.localizedString(selected, table: "Settings", arguments: [2]) == "2 Dateien ausgewählt")
@@ -70,7 +70,7 @@ struct CatalogEndToEndTests {
         let status = try LineClient(socket: sandbox.socket).request(#"{"id":2,"op":"status"}"#)
         #expect(status["lastErrors"]?.arrayValue?.contains { $0.string("file") == Self.catalog } == true)
         #expect(strings.localizedString(selected, table: "Settings", arguments: [1]) == "1 Datei markiert")
-        let get = try HotstringsProcess.run(["get", "--socket", sandbox.socket, "--language", "fr", "--table",
+        let get = try await HotstringsProcess.run(["get", "--socket", sandbox.socket, "--language", "fr", "--table",
                                              "Settings", "Settings"])
         #expect(get.stdout == "Paramètres\n", "\(get)")
 
@@ -78,7 +78,7 @@ struct CatalogEndToEndTests {
         try sandbox.save(original, to: Self.catalog)
         let (recovered, _) = try subscriber.nextEvent("reload")
         #expect(Self.changedKeys(recovered) == ["de": [selected], "fr": ["Settings"]])
-        try waitUntil("LiveStrings sees the restored form") {
+        try await pollUntil("LiveStrings sees the restored form") {
             strings.localizedString(selected, table: "Settings", arguments: [1]) == "1 Datei ausgewählt"
         }
 

@@ -14,12 +14,8 @@ import Testing
         let sandbox = try Sandbox()
         let daemon = try Daemon.serving(sandbox)
         let limit = try daemon.openDescriptorCount() + 4
-        let prlimit = Process()
-        prlimit.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-        prlimit.arguments = ["--pid", String(daemon.pid), "--nofile=\(limit):\(limit)"]
-        try prlimit.run()
-        prlimit.waitUntilExit()
-        try #require(prlimit.terminationStatus == 0, "prlimit could not lower the daemon's limit")
+        let prlimit = try ProcessRun.tool("/usr/bin/prlimit", ["--pid", String(daemon.pid), "--nofile=\(limit):\(limit)"])
+        try #require(prlimit.code == 0, "prlimit could not lower the daemon's limit: \(prlimit.stderr)")
 
         // Idle clients until the daemon holds every descriptor it may have.
         var clients: [Int32] = []

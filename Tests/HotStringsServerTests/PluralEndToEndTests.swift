@@ -12,7 +12,7 @@ struct PluralEndToEndTests {
 
     @Test func editingAStringsdictReachesSubscribersAndLiveStrings() async throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try await Daemon.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         let response = try subscriber.request(#"{"id":1,"op":"subscribe","languages":["en"]}"#)
         #expect(response["ok"] == true)
@@ -26,7 +26,7 @@ struct PluralEndToEndTests {
             socketPath: sandbox.socket, clientName: "tests", environment: ["LANG": "de_CH.UTF-8"],
             reconnectDelay: .milliseconds(10), maximumReconnectDelay: .milliseconds(200)))
         defer { strings.stop() }
-        #expect(await strings.waitUntilSynchronized(timeout: .seconds(10)))
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(strings.localizedString("items.count", arguments: [1]) == "1 Eintrag")
         #expect(strings.localizedString("messages.received", arguments: ["Ana", 1])
             == "Ana hat dir eine Nachricht geschickt")
@@ -43,7 +43,7 @@ struct PluralEndToEndTests {
         #expect(change.string("file") == Self.english)
         #expect(change["changed"]?.objectMembers?.map(\.0) == ["items.count"])
         #expect(change["rules"]?["items.count"]?["items"]?["one"] == .string("just %d item"))
-        try waitUntil("LiveStrings sees the new form") {
+        try await pollUntil("LiveStrings sees the new form") {
             strings.localizedString("items.count", arguments: [1]) == "just 1 item"
         }
         #expect(strings.localizedString("items.count", arguments: [2]) == "2 items")

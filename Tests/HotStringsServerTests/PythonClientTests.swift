@@ -13,7 +13,7 @@ let pythonClient = repositoryRoot.appendingPathComponent("examples/hotstrings_cl
 
 /// Runs examples/hotstrings_client.py; output goes to files, so a chatty child never blocks on a pipe.
 final class PythonRun {
-    let process = Process()
+    let process: ChildProcess
     private let outputPath: String
     private let errorPath: String
 
@@ -24,22 +24,20 @@ final class PythonRun {
         errorPath = sandbox.root + "/python-\(name).err"
         for path in [outputPath, errorPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let python3 else { throw ClientError(description: "python3 is not installed") }
-        process.executableURL = python3
-        process.arguments = [script.path] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-        try process.run()
+        var configuration = ChildProcess.Configuration(python3.path, [script.path] + arguments)
+        configuration.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        configuration.standardOutput = .file(outputPath)
+        configuration.standardError = .file(errorPath)
+        process = try ChildProcess(configuration)
     }
 
     /// Waits for the exit status; nil when still running after `timeout` (the process is then killed).
-    func finish(timeout: Duration = .seconds(10)) -> Int32? {
-        guard waitUntil(timeout, { !process.isRunning }) else {
-            process.terminate()
+    func finish(timeout: Duration = .seconds(20)) -> Int32? {
+        guard let ending = process.waitForExit(timeout: timeout) else {
+            try? process.send(.kill)
             return nil
         }
-        return process.terminationStatus
+        return ending.status
     }
 
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }

@@ -44,23 +44,21 @@ struct SystemdTests {
             os.environ["LISTEN_FDS"] = "1"; os.environ["LISTEN_PID"] = str(os.getpid())
             os.execv(sys.argv[2], sys.argv[2:])
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", launcher, activatedPath, try #require(hotstringsExecutable).path, "serve",
-                             sandbox.bundle, "--socket", sandbox.root + "/unused.sock",
-                             "--state-dir", sandbox.stateDirectory]
-        let log = Pipe()
-        process.standardError = log
-        try process.run()
-        #expect(waitUntil(.seconds(10)) { UnixSocket.isListening(atPath: activatedPath) })
+        var configuration = ChildProcess.Configuration("/usr/bin/python3", [
+            "-c", launcher, activatedPath, try #require(hotstringsExecutable).path, "serve", sandbox.bundle,
+            "--socket", sandbox.root + "/unused.sock", "--state-dir", sandbox.stateDirectory,
+        ])
+        configuration.standardOutput = .null
+        let process = try ChildProcess(configuration)
+        let log = PipeReader(process.standardError!)
+        #expect(waitUntil(.seconds(30)) { UnixSocket.isListening(atPath: activatedPath) })
         let client = try LineClient(socket: activatedPath)
         #expect(try client.request(#"{"id":1,"op":"get","key":"greeting","language":"de"}"#).string("value") == "Hallo!")
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/unused.sock"), "no socket of its own")
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(output.contains("using the socket passed by systemd"))
+        try process.send(.terminate)
+        #expect(process.waitForExit(timeout: .seconds(20)) == .exited(0))
+        _ = waitUntil(.seconds(20)) { log.isFinished }
+        #expect(log.text.contains("using the socket passed by systemd"))
         #expect(FileManager.default.fileExists(atPath: activatedPath), "systemd's socket file is left to systemd")
     }
 }

@@ -122,21 +122,13 @@ struct TransportBehaviourTests {
     func aFullDiskIsAnInternalError(_ transport: ServiceTransport) async throws {
         let sandbox = try Sandbox()
         try FileSystem.makeDirectory(atPath: sandbox.stateDirectory, mode: 0o700)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=4k,mode=0700", "tmpfs", sandbox.stateDirectory]
-        mount.standardError = FileHandle.nullDevice
-        try mount.run()
-        mount.waitUntilExit()
-        guard mount.terminationStatus == 0 else {
+        let mount = try ProcessRun.tool(
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=4k,mode=0700", "tmpfs", sandbox.stateDirectory])
+        guard mount.code == 0 else {
             try Test.cancel("cannot mount a tmpfs here (needs root and mount rights): no real ENOSPC")
         }
         defer {
-            let unmount = Process()
-            unmount.executableURL = URL(fileURLWithPath: "/bin/umount")
-            unmount.arguments = [sandbox.stateDirectory]
-            try? unmount.run()
-            unmount.waitUntilExit()
+            _ = try? ProcessRun.tool("/bin/umount", [sandbox.stateDirectory])
         }
         // Fill the one page the file system has.
         try? FileSystem.writeFile(Array(repeating: 0x20, count: 8192), toPath: sandbox.stateDirectory + "/filler")

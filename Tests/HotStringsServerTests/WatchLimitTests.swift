@@ -14,20 +14,19 @@ struct WatchLimitTests {
     @Test func runningOutOfWatchesIsReportedAndNothingIsLost() throws {
         let sandbox = try Sandbox()
         let executable = try #require(hotstringsExecutable).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = [
+        var configuration = ChildProcess.Configuration("/usr/bin/unshare", [
             "--user", "--map-root-user", "/bin/sh", "-c",
             "echo 3 > /proc/sys/user/max_inotify_watches && exec \"$0\" serve \"$1\" --socket \"$2\" --state-dir \"$3\"",
             executable, sandbox.bundle, sandbox.socket, sandbox.stateDirectory,
-        ]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        ])
+        configuration.standardOutput = .null
+        configuration.standardError = .null
+        let process = try ChildProcess(configuration)
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            try? process.send(.terminate)
+            _ = process.waitForExit(timeout: .seconds(20))
         }
-        guard waitUntil(.seconds(10), { UnixSocket.isListening(atPath: sandbox.socket) }) else {
+        guard waitUntil(.seconds(30), { UnixSocket.isListening(atPath: sandbox.socket) }) else {
             // Kernels or sandboxes without unprivileged user namespaces cannot run this; say so and stop.
             withKnownIssue("user namespaces are not available here") { Issue.record("the daemon did not start") }
             return

@@ -7,7 +7,7 @@ import LinuxSystem
 /// Systemd's variables (`NOTIFY_SOCKET`, `LISTEN_FDS`, `LISTEN_PID`) are removed from its environment, so a test
 /// run under systemd does not hand the daemon the runner's sockets. Stopped (SIGTERM, then SIGKILL) on deinit if
 /// it still runs.
-package final class Daemon {
+package final class Daemon: Sendable {
     /// The child process.
     package let child: HotstringsProcess
     /// The socket the daemon was told to listen on.
@@ -45,12 +45,23 @@ package final class Daemon {
     }
 
     /// Starts a daemon on the sandbox and waits until it has served its first scan.
-    /// - Throws: `TimedOut` with the daemon's log when it exits or does not serve within 10 seconds.
+    /// - Throws: `TimedOut` with the daemon's log when it exits or does not serve within 30 seconds.
     package static func serving(_ sandbox: Sandbox, arguments: [String] = [], socket: String? = nil,
                                 userID: UInt32? = nil) throws -> Daemon {
         let daemon = try Daemon(sandbox, arguments: arguments, socket: socket, userID: userID)
         try daemon.waitUntilServing()
         return daemon
+    }
+
+    /// Starts a daemon on the sandbox and waits until it has served its first scan, from an asynchronous test: the
+    /// wait is on a thread of its own, not on the cooperative pool.
+    /// - Throws: like the blocking form.
+    package static func serving(_ sandbox: Sandbox, arguments: [String] = [], socket: String? = nil,
+                                userID: UInt32? = nil) async throws -> Daemon {
+        let sandbox = UncheckedSandbox(sandbox)
+        return try await offThePool {
+            try serving(sandbox.value, arguments: arguments, socket: socket, userID: userID)
+        }
     }
 
     /// Starts a daemon on a staging socket and renames that socket to the sandbox's once the first scan is
@@ -67,8 +78,14 @@ package final class Daemon {
         return daemon
     }
 
-    /// The process, for `suspend()` and `resume()`.
-    package var process: Process { child.process }
+    /// Like the blocking `servingWhenReady(_:arguments:)`, from an asynchronous test (the wait is off the pool).
+    package static func servingWhenReady(_ sandbox: Sandbox, arguments: [String] = []) async throws -> Daemon {
+        let sandbox = UncheckedSandbox(sandbox)
+        return try await offThePool { try servingWhenReady(sandbox.value, arguments: arguments) }
+    }
+
+    /// The process, for signals such as `SIGSTOP` and `SIGCONT`.
+    package var process: ChildProcess { child.process }
 
     /// The daemon's process ID.
     package var pid: Int32 { child.pid }
@@ -81,14 +98,14 @@ package final class Daemon {
 
     /// Waits for the "serving" line the daemon logs once its first scan is answered (at the default log level).
     /// - Throws: `TimedOut` with the log when the daemon exits first or `timeout` passes.
-    package func waitUntilServing(timeout: Duration = .seconds(10)) throws {
+    package func waitUntilServing(timeout: Duration = .seconds(30)) throws {
         let isServing = waitUntil(timeout) { !isRunning || log.contains("info: serving ") }
         guard isServing, isRunning else { throw TimedOut(description: "the daemon did not start serving:\n\(log)") }
     }
 
     /// Waits until a connection to the socket is accepted, for a daemon whose log level hides the "serving" line.
     /// - Throws: `TimedOut` with the log when the daemon exits first or `timeout` passes.
-    package func waitUntilListening(timeout: Duration = .seconds(10)) throws {
+    package func waitUntilListening(timeout: Duration = .seconds(30)) throws {
         let isListening = waitUntil(timeout) { !isRunning || UnixSocket.isListening(atPath: socket) }
         guard isListening, isRunning else {
             throw TimedOut(description: "the daemon did not start listening on \(socket):\n\(log)")
@@ -96,14 +113,14 @@ package final class Daemon {
     }
 
     /// Waits for the daemon to exit; its exit status, or nil if it still runs after `timeout`.
-    package func waitForExit(timeout: Duration = .seconds(10)) -> Int32? {
+    package func waitForExit(timeout: Duration = .seconds(20)) -> Int32? {
         child.waitForExit(timeout: timeout)
     }
 
     /// Sends SIGTERM and waits for the exit status; nil if the daemon still runs after `timeout`.
-    /// - Throws: `SystemError` from `kill` when the signal cannot be sent.
-    package func terminate(timeout: Duration = .seconds(10)) throws -> Int32? {
-        if isRunning { try Signals.send(.terminate, toProcess: pid) }
+    /// - Throws: `SystemError` from `pidfd_send_signal` when the signal cannot be sent.
+    package func terminate(timeout: Duration = .seconds(20)) throws -> Int32? {
+        if isRunning { try child.process.send(.terminate) }
         return child.waitForExit(timeout: timeout)
     }
 
@@ -139,5 +156,15 @@ package final class Daemon {
                 .flatMap({ Int($0) })
         else { return 0 }
         return kilobytes * 1024
+    }
+}
+
+/// A sandbox handed to a blocking start on another thread while the test awaits it: only paths are read there,
+/// and the test does not touch the sandbox until the start returns.
+struct UncheckedSandbox: @unchecked Sendable {
+    let value: Sandbox
+
+    init(_ value: Sandbox) {
+        self.value = value
     }
 }

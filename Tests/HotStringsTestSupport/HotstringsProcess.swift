@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// Every test target and the benchmark start `hotstrings` through this type, directly for a command or through
 /// `Daemon` for `serve`.
-package final class HotstringsProcess {
-    /// The process; for `suspend()` and `resume()`.
-    package let process = Process()
+package final class HotstringsProcess: Sendable {
+    /// The process; for signals such as `SIGSTOP` and `SIGCONT`.
+    package let process: ChildProcess
     /// The arguments after the executable, for messages.
     package let arguments: [String]
     /// What the process writes on standard output.
@@ -18,60 +18,38 @@ package final class HotstringsProcess {
     package let stderr: PipeReader?
     /// The file standard error goes to, if one was given.
     package let errorLogPath: String?
-    private let exited = DispatchSemaphore(value: 0)
-    private let status = ExitStatus()
 
     /// Starts `hotstrings arguments...` with `environment` added to this process's environment (a nil value
-    /// removes a variable), as the user `userID` through `setpriv` when one is given, its standard error
-    /// appended to the file `errorLogPath` when one is given (read back at once, with no reader thread in
-    /// between: what the process logged before it answered is there when the answer is).
-    /// - Throws: `TimedOut` when the binary was not built or `setpriv` is missing (see `otherUserUnavailable`),
-    ///   or what `Process.run` throws.
+    /// removes a variable), as the user `userID` (and its group, with no supplementary groups) when one is given,
+    /// its standard error appended to the file `errorLogPath` when one is given (read back at once, with no
+    /// reader thread in between: what the process logged before it answered is there when the answer is).
+    /// - Throws: `TimedOut` when the binary was not built or no process can run as another user here (see
+    ///   `otherUserUnavailable`), or `SystemError` when the process cannot be started.
     package init(_ arguments: [String], environment: [String: String?] = [:], userID: UInt32? = nil,
                  errorLogPath: String? = nil) throws {
         guard let executable = hotstringsExecutable else {
             throw TimedOut(description: "the hotstrings binary is not next to the test runner: build it first")
         }
         self.arguments = arguments
+        var configuration = ChildProcess.Configuration(executable.path, arguments)
         if let userID {
             if let reason = otherUserUnavailable { throw TimedOut(description: reason) }
-            process.executableURL = URL(fileURLWithPath: setprivPath)
-            process.arguments = ["--reuid=\(userID)", "--regid=\(userID)", "--clear-groups", executable.path]
-                + arguments
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments
+            configuration.user = (userID, userID)
         }
-        var merged = ProcessInfo.processInfo.environment
-        for (name, value) in environment { merged[name] = value }
-        process.environment = merged
-        let output = Pipe()
-        let errors = errorLogPath == nil ? Pipe() : nil
+        configuration.environment = mergedEnvironment(environment)
         self.errorLogPath = errorLogPath
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        if let errorLogPath {
-            _ = FileManager.default.createFile(atPath: errorLogPath, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorLogPath))
-        } else {
-            process.standardError = errors
-        }
-        let (exited, status) = (exited, status)
-        process.terminationHandler = { process in
-            status.value.withLock { $0 = process.terminationStatus }
-            exited.signal()
-        }
-        try process.run()
-        stdout = PipeReader(output.fileHandleForReading)
-        stderr = errors.map { PipeReader($0.fileHandleForReading) }
+        if let errorLogPath { configuration.standardError = .file(errorLogPath) }
+        process = try ChildProcess(configuration)
+        stdout = PipeReader(process.standardOutput!)
+        stderr = process.standardError.map(PipeReader.init)
     }
 
     deinit {
         guard isRunning else { return }
-        try? Signals.send(.terminate, toProcess: pid)
-        if exited.wait(timeout: .now() + 2) == .timedOut {
-            sendKillSignal(to: pid)
-            _ = exited.wait(timeout: .now() + 2)
+        try? process.send(.terminate)
+        if process.waitForExit(timeout: .seconds(5)) == nil {
+            try? process.send(.kill)
+            _ = process.waitForExit()
         }
     }
 
@@ -82,31 +60,38 @@ package final class HotstringsProcess {
     }
 
     /// The process ID.
-    package var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.pid }
 
     /// Whether the process has not ended yet.
-    package var isRunning: Bool { status.value.withLock { $0 } == nil }
+    package var isRunning: Bool { process.isRunning }
 
     /// Waits for the process to end and for its pipes to be read to the end; its exit status (the signal's
     /// number when a signal ended it), or nil if it still runs after `timeout`.
     package func waitForExit(timeout: Duration = .seconds(20)) -> Int32? {
-        guard exited.wait(timeout: .now() + .nanoseconds(timeout.nanoseconds)) == .success else { return nil }
-        exited.signal()
+        guard let ending = process.waitForExit(timeout: timeout) else { return nil }
         try? stdout.wait(for: "the end of standard output") { _ in stdout.isFinished }
         if let stderr { try? stderr.wait(for: "the end of standard error") { _ in stderr.isFinished } }
-        return status.value.withLock { $0 }
+        return ending.status
     }
 
     /// Sends SIGTERM and waits for the exit status; nil if the process still runs after `timeout`.
-    package func terminate(timeout: Duration = .seconds(10)) -> Int32? {
-        if isRunning { try? Signals.send(.terminate, toProcess: pid) }
+    package func terminate(timeout: Duration = .seconds(20)) -> Int32? {
+        if isRunning { try? process.send(.terminate) }
         return waitForExit(timeout: timeout)
     }
 
     /// Kills the process with SIGKILL, as a crash would, and waits for it to be gone.
     package func kill() {
-        if isRunning { sendKillSignal(to: pid) }
+        if isRunning { try? process.send(.kill) }
         _ = waitForExit()
+    }
+
+    /// Runs `hotstrings arguments...` to its end, from an asynchronous test: the wait is on a thread of its own,
+    /// not on the cooperative pool.
+    /// - Throws: what starting it throws; `TimedOut` when it has not ended after `timeout`.
+    package static func run(_ arguments: [String], environment: [String: String?] = [:], userID: UInt32? = nil,
+                            timeout: Duration = .seconds(20)) async throws -> ProcessRun {
+        try await offThePool { try run(arguments, environment: environment, userID: userID, timeout: timeout) }
     }
 
     /// Runs `hotstrings arguments...` to its end.
@@ -126,11 +111,6 @@ package final class HotstringsProcess {
     }
 }
 
-/// Sends SIGKILL to `pid`. LinuxSystem's `Signal` has no SIGKILL (nothing handles it); Foundation exposes kill(2).
-private func sendKillSignal(to pid: Int32) {
-    _ = kill(pid, SIGKILL)
-}
-
 /// What a finished `hotstrings` process printed and returned.
 package struct ProcessRun: Sendable {
     /// The exit status.
@@ -142,36 +122,46 @@ package struct ProcessRun: Sendable {
 }
 
 extension ProcessRun {
-    /// Runs another tool (`openssl`, `sha256sum`, `python3`) at `executable` to its end, its output read as it
-    /// arrives.
-    /// - Throws: what `Process.run` throws; `TimedOut` when it has not ended after `timeout`.
-    package static func tool(_ executable: String, _ arguments: [String],
-                             timeout: Duration = .seconds(60)) throws -> ProcessRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        let stdout = PipeReader(output.fileHandleForReading)
-        let stderr = PipeReader(errors.fileHandleForReading)
-        guard exited.wait(timeout: .now() + .nanoseconds(timeout.nanoseconds)) == .success else {
-            process.terminate()
+    /// Runs another tool (`openssl`, `sha256sum`, `python3`, `git`) at `executable` to its end, its output read
+    /// as it arrives; in `directory` when one is given, with `environment` added to this process's, `input` on
+    /// its standard input, standard error into standard output when `mergingErrors` (then `stderr` is empty).
+    /// - Throws: `SystemError` when it cannot be started; `TimedOut` when it has not ended after `timeout`.
+    package static func tool(_ executable: String, _ arguments: [String], in directory: String? = nil,
+                             environment: [String: String?] = [:], input: String? = nil,
+                             mergingErrors: Bool = false, timeout: Duration = .seconds(60)) throws -> ProcessRun {
+        var configuration = ChildProcess.Configuration(executable, arguments)
+        configuration.directory = directory
+        configuration.environment = mergedEnvironment(environment)
+        if input != nil { configuration.standardInput = .pipe }
+        if mergingErrors { configuration.standardError = .standardOutput }
+        let process = try ChildProcess(configuration)
+        let stdout = PipeReader(process.standardOutput!)
+        let stderr = process.standardError.map(PipeReader.init)
+        if let input, let fd = process.standardInput {
+            // Written on a thread of its own, so a child that writes before it reads cannot deadlock with us.
+            _ = NamedThread.run(name: "pipe-writer") {
+                var rest = Array(input.utf8)
+                while !rest.isEmpty, let written = try? Descriptor.write(rest, to: fd), written > 0 {
+                    rest.removeFirst(written)
+                }
+                Descriptor.close(fd)
+            }
+        }
+        guard let ending = process.waitForExit(timeout: timeout) else {
+            try? process.send(.kill)
             throw TimedOut(description: "\(executable) \(arguments) did not finish within \(timeout)")
         }
         try stdout.wait(for: "the end of standard output") { _ in stdout.isFinished }
-        try stderr.wait(for: "the end of standard error") { _ in stderr.isFinished }
-        return ProcessRun(code: process.terminationStatus, stdout: stdout.text, stderr: stderr.text)
+        try stderr?.wait(for: "the end of standard error") { _ in stderr?.isFinished ?? true }
+        return ProcessRun(code: ending.status, stdout: stdout.text, stderr: stderr?.text ?? "")
     }
 }
 
-/// The exit status a termination handler records on Foundation's thread and the test reads.
-private final class ExitStatus: Sendable {
-    let value = Mutex<Int32?>(nil)
+/// This process's environment with `changes` applied (a nil value removes a variable).
+package func mergedEnvironment(_ changes: [String: String?]) -> [String: String] {
+    var merged = ProcessInfo.processInfo.environment
+    for (name, value) in changes { merged[name] = value }
+    return merged
 }
 
 extension Duration {

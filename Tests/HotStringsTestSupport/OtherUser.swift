@@ -1,17 +1,14 @@
 import Foundation
 import LinuxSystem
 
-/// The user `nobody`, the second local user tests run processes as (through `setpriv`).
+/// The user `nobody`, the second local user tests run processes as (`ChildProcess` switches user and group, and
+/// drops supplementary groups, in the child before exec, as `setpriv --reuid --regid --clear-groups` would).
 package let nobodyUserID: UInt32 = 65534
 
-/// Where `setpriv` is expected.
-let setprivPath = "/usr/bin/setpriv"
-
-/// Why tests cannot run a process as another user here, or nil when they can: they must run as root, `setpriv`
-/// must be installed, and `nobody` must be able to reach and run the `hotstrings` binary.
+/// Why tests cannot run a process as another user here, or nil when they can: they must run as root, and
+/// `nobody` must be able to reach and run the `hotstrings` binary.
 package let otherUserUnavailable: String? = {
-    guard ProcessStatistics.userID == 0 else { return "the tests do not run as root, so setpriv cannot change user" }
-    guard FileManager.default.isExecutableFile(atPath: setprivPath) else { return "no \(setprivPath)" }
+    guard ProcessStatistics.userID == 0 else { return "the tests do not run as root, so they cannot change user" }
     guard let executable = hotstringsExecutable else { return "the hotstrings binary was not built" }
     guard isReachableByOthers(executable.path) else {
         return "nobody cannot run \(executable.path): a folder above it is not searchable by others"
@@ -52,6 +49,13 @@ extension Daemon {
     /// `nobody` owns, and waits until it serves: a server of another local user, as a squatter's would be.
     /// - Throws: `TimedOut` with the reason when no process can be run as another user here (see
     ///   `otherUserUnavailable`), or what starting the daemon throws.
+    package static func servingAsNobody(_ sandbox: Sandbox) async throws -> Daemon {
+        let sandbox = UncheckedSandbox(sandbox)
+        return try await offThePool { try servingAsNobody(sandbox.value) }
+    }
+
+    /// Starts `hotstrings serve` as `nobody` (see the asynchronous form), blocking the calling thread.
+    /// - Throws: like the asynchronous form.
     package static func servingAsNobody(_ sandbox: Sandbox) throws -> Daemon {
         if let reason = otherUserUnavailable { throw TimedOut(description: reason) }
         let folder = try sandbox.folder(ownedBy: nobodyUserID, named: "nobody")

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LinuxSystem
 import Synchronization
 
 /// Text a process writes to a pipe, read on a thread of its own as it arrives; waits on it have deadlines.
@@ -7,26 +8,29 @@ import Synchronization
 /// Reading as the text arrives keeps a chatty child from blocking on a full pipe, and the blocking reads stay
 /// off the cooperative pool.
 package final class PipeReader: Sendable {
-    private let state = Mutex<(text: String, isFinished: Bool)>(("", false))
+    /// The bytes so far, decoded when asked for, so that a character split between two reads stays whole.
+    private let state = Mutex<(bytes: [UInt8], isFinished: Bool)>(([], false))
     private let arrived = DispatchSemaphore(value: 0)
 
-    /// Starts reading `handle` until end of file.
-    package init(_ handle: FileHandle) {
-        Thread { [self] in
+    /// Starts reading the descriptor `fd` (a child's pipe) until end of file, then closes it: the reader owns it.
+    package init(_ fd: Int32) {
+        _ = NamedThread.run(name: "pipe-reader") { [self] in
             while true {
-                let data = handle.availableData
+                // A read error ends the text as end of file does: nothing more will come.
+                let bytes = (try? Descriptor.read(from: fd, maximumCount: 1 << 16)) ?? []
                 state.withLock { state in
-                    state.text += String(decoding: data, as: UTF8.self)
-                    state.isFinished = data.isEmpty
+                    state.bytes += bytes
+                    state.isFinished = bytes.isEmpty
                 }
                 arrived.signal()
-                if data.isEmpty { return }
+                if bytes.isEmpty { break }
             }
-        }.start()
+            Descriptor.close(fd)
+        }
     }
 
     /// Everything read so far.
-    package var text: String { state.withLock { $0.text } }
+    package var text: String { String(decoding: state.withLock { $0.bytes }, as: UTF8.self) }
 
     /// Whether the writer closed the pipe.
     package var isFinished: Bool { state.withLock { $0.isFinished } }
@@ -35,12 +39,13 @@ package final class PipeReader: Sendable {
     ///
     /// - Throws: `TimedOut` naming `what`, with the text so far, after `timeout`; at once if the pipe is closed
     ///   and `condition` still does not hold.
-    package func wait(for what: String, timeout: Duration = .seconds(10), _ condition: (String) -> Bool) throws {
+    package func wait(for what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) throws {
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
         let deadline = DispatchTime.now() + .nanoseconds(nanoseconds)
         while true {
-            let (text, isFinished) = state.withLock { ($0.text, $0.isFinished) }
+            let (bytes, isFinished) = state.withLock { ($0.bytes, $0.isFinished) }
+            let text = String(decoding: bytes, as: UTF8.self)
             if condition(text) { return }
             // A finished pipe gets no more text: report at once instead of waiting out the deadline.
             if isFinished || arrived.wait(timeout: deadline) == .timedOut {
@@ -52,7 +57,7 @@ package final class PipeReader: Sendable {
     /// Waits until the text read so far contains `needle`.
     ///
     /// - Throws: `TimedOut`, with the text so far, after `timeout` or once the pipe is closed without it.
-    package func wait(untilContains needle: String, timeout: Duration = .seconds(10)) throws {
+    package func wait(untilContains needle: String, timeout: Duration = .seconds(20)) throws {
         try wait(for: "'\(needle)'", timeout: timeout) { $0.contains(needle) }
     }
 }

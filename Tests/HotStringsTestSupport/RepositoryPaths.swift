@@ -5,7 +5,10 @@ import Foundation
 ///
 /// The build products folder holds the test runner or the benchmark (`CommandLine.arguments[0]`) or the test
 /// bundle, depending on how they were started; all of these places are looked in.
-package let hotstringsExecutable: URL? = {
+package let hotstringsExecutable: URL? = builtExecutable(named: "hotstrings")
+
+/// The executable `name` of this package's build, found where `hotstringsExecutable` is, or nil.
+package func builtExecutable(named name: String) -> URL? {
     let candidates = [
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
         // `swift run` starts the benchmark through a symbolic link on some toolchains.
@@ -13,9 +16,9 @@ package let hotstringsExecutable: URL? = {
         Bundle.main.bundleURL,
         Bundle.main.bundleURL.deletingLastPathComponent(),
     ]
-    return candidates.map { $0.appendingPathComponent("hotstrings") }
+    return candidates.map { $0.appendingPathComponent(name) }
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-}()
+}
 
 /// The repository root, found from this source file's path (`Tests/HotStringsTestSupport/<file>`).
 package let repositoryRoot = URL(fileURLWithPath: #filePath)

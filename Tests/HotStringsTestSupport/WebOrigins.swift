@@ -4,6 +4,9 @@ import LinuxSystem
 /// A real nginx serving a folder on 127.0.0.1, with a temporary configuration and prefix: the web origin of the
 /// over-the-air tests. Stopped (SIGQUIT, then SIGKILL) on deinit.
 ///
+/// nginx runs as one process (`daemon off; master_process off;`), our direct child: it dies with the test process
+/// (see `ChildProcess`) instead of leaving a master and its workers behind when a run crashes.
+///
 /// The manifest is sent with `Cache-Control: no-cache` and `files/` as immutable, as docs/DEPLOY.md says; the
 /// access log records `<uri> <status> <body bytes>` per request.
 package final class NginxOrigin {
@@ -16,7 +19,7 @@ package final class NginxOrigin {
     /// The folder served.
     package let root: String
     private let prefix: String
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// Starts nginx serving `root` on a free port of 127.0.0.1, over HTTPS with `tls` (its URL then starts with
     /// `https://`).
@@ -32,14 +35,13 @@ package final class NginxOrigin {
             let port = Int.random(in: 20_000..<60_000)
             try Self.configuration(prefix: prefix, root: root, port: port, tls: tls)
                 .write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
-            let candidate = Process()
-            candidate.executableURL = URL(fileURLWithPath: executable)
-            candidate.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"]
-            candidate.standardOutput = FileHandle.nullDevice
-            candidate.standardError = FileHandle.nullDevice
-            try candidate.run()
+            var configuration = ChildProcess.Configuration(
+                executable, ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"])
+            configuration.standardOutput = .null
+            configuration.standardError = .null
+            let candidate = try ChildProcess(configuration)
             // nginx writes its pid file once its listening sockets are bound; a port in use makes it exit.
-            _ = waitUntil(.seconds(10)) {
+            _ = waitUntil(.seconds(30)) {
                 !candidate.isRunning || FileManager.default.fileExists(atPath: prefix + "/nginx.pid")
             }
             if candidate.isRunning {
@@ -57,9 +59,9 @@ package final class NginxOrigin {
 
     deinit {
         if let running = process, running.isRunning {
-            kill(running.processIdentifier, SIGQUIT)
-            if !waitUntil(.seconds(5), { !running.isRunning }) { kill(running.processIdentifier, SIGKILL) }
-            running.waitUntilExit()
+            try? running.send(.quit)
+            if running.waitForExit(timeout: .seconds(10)) == nil { try? running.send(.kill) }
+            _ = running.waitForExit()
         }
         try? FileSystem.removeRecursively(atPath: prefix)
     }
@@ -77,9 +79,7 @@ package final class NginxOrigin {
         } ?? "listen 127.0.0.1:\(port);"
         return """
         daemon off;
-        master_process on;
-        \(getuid() == 0 ? "user root root;  # workers read the test's private 0700 folders" : "")
-        worker_processes 1;
+        master_process off;
         pid \(prefix)/nginx.pid;
         error_log \(prefix)/error.log;
         events { worker_connections 256; }
@@ -146,7 +146,7 @@ package final class FaultOrigin {
     /// The base URL (`http://127.0.0.1:<port>`).
     package let url: String
     private let directory: String
-    private let process = Process()
+    private let process: ChildProcess
     private var faults: [String: String] = [:]
 
     /// Starts the origin serving `root`.
@@ -159,13 +159,11 @@ package final class FaultOrigin {
         directory = try FileSystem.makeTemporaryDirectory(prefix: "hs-faults-")
         try Self.script.write(toFile: directory + "/origin.py", atomically: true, encoding: .utf8)
         try "{}".write(toFile: directory + "/faults.json", atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [directory + "/origin.py", root, directory + "/faults.json"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let reader = PipeReader(output.fileHandleForReading)
+        var configuration = ChildProcess.Configuration(python, [directory + "/origin.py", root,
+                                                                directory + "/faults.json"])
+        configuration.standardError = .null
+        process = try ChildProcess(configuration)
+        let reader = PipeReader(process.standardOutput!)
         try reader.wait(untilContains: "\n")
         guard let port = Int(reader.text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw TimedOut(description: "the fault origin did not report its port: \(reader.text)")
@@ -174,10 +172,9 @@ package final class FaultOrigin {
     }
 
     deinit {
-        // SIGKILL: the test process may have SIGTERM blocked, and a child inherits the mask. The server has no
-        // children and nothing to flush.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        // SIGKILL: the server has no children and nothing to flush.
+        try? process.send(.kill)
+        _ = process.waitForExit()
         try? FileSystem.removeRecursively(atPath: directory)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import Testing
 
 /// Checks that Swift a script in scripts/ generates is committed as the script writes it today.
@@ -17,13 +18,10 @@ enum GeneratedSwift {
         }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("generated-\(UUID())")
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = python3
-        process.arguments = [packageRoot.appendingPathComponent("scripts/\(script)").path, "--output", output.path]
-        process.environment = (ProcessInfo.processInfo.environment).merging(["PYTHONDONTWRITEBYTECODE": "1"]) { $1 }
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try ProcessRun.tool(
+            python3.path, [packageRoot.appendingPathComponent("scripts/\(script)").path, "--output", output.path],
+            environment: ["PYTHONDONTWRITEBYTECODE": "1"])
+        #expect(run.code == 0, "\(run.stderr)")
         let generated = try String(contentsOf: output.appendingPathComponent(file), encoding: .utf8)
         let committed = try String(
             contentsOf: packageRoot.appendingPathComponent("Sources/StringsFormat/\(file)"), encoding: .utf8)

@@ -75,4 +75,36 @@ int hotstrings_ppoll(void *fds, unsigned long count, int64_t seconds, int64_t na
 /// break is signalled with SIGURG (ignored by default) rather than SIGIO (which would end the process).
 int hotstrings_is_open_for_writing(int fd);
 
+// Child processes (spawn.c): fork and exec in C on one long-lived thread, for ChildProcess in LinuxSystem.
+
+/// What to start: a program, its arguments and environment, where its standard descriptors come from, and
+/// optionally another user to run it as.
+struct hotstrings_spawn_request {
+    /// The program's path (no PATH search).
+    const char *path;
+    /// argv, NULL-terminated; arguments[0] is the program's name.
+    char *const *arguments;
+    /// envp, NULL-terminated.
+    char *const *environment;
+    /// The working directory, or NULL for the parent's.
+    const char *directory;
+    /// The parent's descriptors that become the child's 0, 1 and 2.
+    int32_t standard_descriptors[3];
+    /// Nonzero: drop supplementary groups, then setgid(group_id), then setuid(user_id), in the child.
+    int32_t change_user;
+    uint32_t user_id;
+    uint32_t group_id;
+    /// Set on failure: the call that failed ("fork", "chdir", "setuid", "execve", ...).
+    const char *failed_step;
+};
+
+/// Starts `request` as a child that is killed (SIGKILL) when this process ends, however it ends: forked on a
+/// thread that lives as long as the process, with PR_SET_PDEATHSIG set before exec. Returns 0 with the child's
+/// pid and a pidfd for it (close-on-exec), or -1 with errno and `failed_step` (a failure in the child, such as
+/// execve's ENOENT, is reported here too). Nothing else in the process may reap the child: wait for it by pid.
+int hotstrings_spawn(struct hotstrings_spawn_request *request, int32_t *pid, int32_t *pidfd);
+
+/// pidfd_send_signal(pidfd, signal, NULL, 0): 0, or -1 with errno (ESRCH once the child has been reaped).
+int hotstrings_pidfd_send_signal(int pidfd, int signal);
+
 #endif

@@ -35,12 +35,20 @@ final class ClientProbe: Sendable {
     }
 
     /// Waits until `condition` holds, re-checking it after each recorded change or poke; throws at the deadline.
-    func wait(_ what: String, timeout: Duration = .seconds(10), until condition: () -> Bool) throws {
+    func wait(_ what: String, timeout: Duration = .seconds(20), until condition: () -> Bool) throws {
         let deadline = DispatchTime.now() + .milliseconds(Int(timeout.components.seconds * 1000))
         while !condition() {
             if signal.wait(timeout: deadline) == .timedOut, !condition() {
                 throw TimedOut(description: "timed out waiting for \(what)")
             }
         }
+    }
+
+    /// Waits until `condition` holds, checking it between short task sleeps; throws at the deadline.
+    ///
+    /// The form asynchronous tests get: the blocking one would hold a thread of the cooperative pool, which the
+    /// client's own asynchronous calls in this and other tests need.
+    func wait(_ what: String, timeout: Duration = .seconds(20), until condition: () -> Bool) async throws {
+        try await pollUntil(what, timeout: timeout) { condition() }
     }
 }
