@@ -15,7 +15,12 @@ import Synchronization
 enum ManyLanguagesInstall {
     struct Figures {
         var languages = 0
+        /// From the first step of the install to all served.
         var installSeconds = 0.0
+        /// The install's own steps (renames and links: the file system's time, not the watcher's).
+        var stepsSeconds = 0.0
+        /// From the `..data` swap, the install's last step, to all served: how late the release is served.
+        var afterSwapSeconds = 0.0
         var coldStartSeconds = 0.0
     }
 
@@ -48,10 +53,13 @@ enum ManyLanguagesInstall {
         }
         try FileSystem.makeSymbolicLink(atPath: bundle.root + "/..data_tmp", pointingTo: "..rel2")
         try FileSystem.rename(bundle.root + "/..data_tmp", to: bundle.root + "/..data")
+        let swapped = ContinuousClock.now
         guard let served = watched.waitForLanguages(atLeast: count, timeout: .seconds(600)) else {
             throw CocoaError(.fileReadUnknown)
         }
         figures.installSeconds = (served - start).seconds
+        figures.stepsSeconds = (swapped - start).seconds
+        figures.afterSwapSeconds = (served - swapped).seconds
         watched.stop()
 
         var starts: [Double] = []
