@@ -8,6 +8,12 @@ struct DirectoryIdentity: Hashable {
     var inode: UInt64
 }
 
+/// Where a language folder's path leads: the directory, and its real path (for the check that it is in the bundle).
+struct ResolvedFolder: Hashable {
+    var identity: DirectoryIdentity
+    var path: String
+}
+
 /// Links in the bundle's root: a release swapped by renaming a link (`..data -> rel2`) while the old release stays
 /// on disk changes no watched directory, so the watcher looks again at where every folder's path leads.
 ///
@@ -15,6 +21,10 @@ struct DirectoryIdentity: Hashable {
 /// was added, and swapping `..data` leaves that watch on the old release. So whenever a link of the root is put in
 /// place, every language folder is resolved again; one that now reaches another directory is watched there and
 /// all its tables are read, in one batch for the whole swap (files that did not change make no event).
+///
+/// The work stays linear in the number of folders: a link made for one language resolves that folder alone, the
+/// folders are all resolved again at most once per read of events (a read's events all happened before the look
+/// at the disk), and each look at a folder is one `open(O_PATH)` (see `resolveFolder`).
 extension WatchLoop {
     /// A change of a root entry that names no language folder: a link (`..data`), a release folder, a temporary.
     func noteRootEntryChange(_ event: InotifyEvent, at now: ContinuousClock.Instant) {
@@ -35,34 +45,18 @@ extension WatchLoop {
     /// the same batch as the rest of the swap), and keeps the ones reached through a link whose target does not
     /// exist (reported once, naming the link).
     func reresolveFolders(at now: ContinuousClock.Instant) {
+        guard !isResolvedForRead else { return }
+        isResolvedForRead = true
         let entries = (try? FileSystem.listDirectory(atPath: root)) ?? []
+        noteLanguageFolders(among: entries)
         let broken = brokenLinks(among: entries)
-        for (link, target) in broken.reported where brokenLinks[link] != target {
-            pendingProblems.append(FileProblem(
-                file: link,
-                message: "symbolic link to '\(target)', which does not exist: the tables reached through it stay "
-                    + "as they were until it does"
-            ))
+        for (link, target) in broken.reported.sorted(by: { $0.key < $1.key }) where brokenLinks[link] != target {
+            reportBrokenLink(link, target)
         }
         brokenLinks = broken.reported
         rescanRootCatalogs(noting: .finished, at: now)
         for entry in entries where BundleLayout.language(ofFolder: entry.name) != nil {
-            if let identity = directoryIdentity(entry.name), let language = servedLanguage(ofFolder: entry.name) {
-                guard folderWatches[entry.name] == nil || folderTargets[entry.name] != identity else { continue }
-                if let watch = folderWatches[entry.name] {
-                    inotify.removeWatch(watch)
-                    forget(watch: watch)
-                }
-                if let problem = watchFolder(entry.name, language: language) {
-                    pendingProblems.append(problem)
-                    continue
-                }
-                rescanFolder(entry.name, language: language, noting: .finished, at: now)
-            } else if folderWatches[entry.name] != nil, !broken.all.contains(entry.name) {
-                // The swap made it lead nowhere: its tables are gone for sure, not an editor's delete-and-recreate
-                // to wait out, so their removal is read in the swap's batch (one reload for the whole release).
-                removeFolder(entry.name, noting: .finished, at: now)
-            }
+            relink(entry.name, resolved: resolveFolder(entry.name), isBroken: broken.all.contains(entry.name), at: now)
         }
         // A watched folder whose entry is gone altogether: the install unlinks a dropped language right after the
         // swap, and by the time the swap's events are handled the link may be gone already.
@@ -70,6 +64,55 @@ extension WatchLoop {
         for folder in folderWatches.keys.sorted() where !listed.contains(folder) {
             removeFolder(folder, noting: .finished, at: now)
         }
+    }
+
+    /// Resolves the language folder `name` again after its link was made or swapped: re-watched and re-read when it
+    /// leads to another directory now. A new link that leads nowhere because its first step is missing is reported
+    /// once; a watched folder that now leads nowhere is left to a look at every folder (its link may be broken, its
+    /// tables then kept, or lead through a broken link).
+    func relinkFolder(_ name: String, at now: ContinuousClock.Instant) {
+        // Resolved already with every folder while this read's events were handled.
+        guard !isResolvedForRead else { return }
+        let resolved = resolveFolder(name)
+        guard resolved != nil || folderWatches[name] == nil else {
+            reresolveFolders(at: now)
+            return
+        }
+        if resolved == nil, let text = try? FileSystem.linkTarget(atPath: root + "/" + name) {
+            let broken = brokenLinks(among: [FileSystem.DirectoryEntry(name: name, kind: .symlink)])
+            if broken.reported[name] != nil, brokenLinks[name] != text { reportBrokenLink(name, text) }
+            brokenLinks[name] = broken.reported[name]
+        }
+        relink(name, resolved: resolved, isBroken: false, at: now)
+    }
+
+    /// Watches and reads the language folder `name` when its path leads to a served directory (`resolved`) other than
+    /// the one watched, or drops it when it leads nowhere and `isBroken` is false.
+    private func relink(_ name: String, resolved: ResolvedFolder?, isBroken: Bool, at now: ContinuousClock.Instant) {
+        if let resolved, let language = servedLanguage(ofFolder: name, resolved: resolved) {
+            guard folderWatches[name] == nil || folderTargets[name] != resolved.identity else { return }
+            if let watch = folderWatches[name] {
+                inotify.removeWatch(watch)
+                forget(watch: watch)
+            }
+            if let problem = watchFolder(name, language: language, target: resolved.identity) {
+                pendingProblems.append(problem)
+                return
+            }
+            rescanFolder(name, language: language, noting: .finished, at: now)
+        } else if folderWatches[name] != nil, !isBroken {
+            // The swap made it lead nowhere: its tables are gone for sure, not an editor's delete-and-recreate
+            // to wait out, so their removal is read in the swap's batch (one reload for the whole release).
+            removeFolder(name, noting: .finished, at: now)
+        }
+    }
+
+    func reportBrokenLink(_ link: String, _ target: String) {
+        pendingProblems.append(FileProblem(
+            file: link,
+            message: "symbolic link to '\(target)', which does not exist: the tables reached through it stay "
+                + "as they were until it does"
+        ))
     }
 
     /// The root's links that lead nowhere because their first step is missing (`reported`, with their text), and
@@ -85,10 +128,17 @@ extension WatchLoop {
         }
         var reported: [String: String] = [:]
         var all: Set<String> = []
+        // Most links share their first step (`..data`): looked at once.
+        var stepExists: [String: Bool] = [:]
         for (link, first) in firstSteps {
             let stepPath = first.step.hasPrefix("/") ? first.step : root + "/" + first.step
             if first.step.isEmpty || first.step == "." || first.step == ".." { continue }
-            if (try? FileSystem.status(atPath: stepPath, followingSymlinks: false)) == nil {
+            let exists = stepExists[stepPath] ?? {
+                let exists = (try? FileSystem.status(atPath: stepPath, followingSymlinks: false)) != nil
+                stepExists[stepPath] = exists
+                return exists
+            }()
+            if !exists {
                 reported[link] = first.text
                 all.insert(link)
             }
@@ -102,22 +152,26 @@ extension WatchLoop {
         return (reported, all)
     }
 
-    /// The directory `name` (relative to the root) leads to, following links, or nil when it leads to no directory.
-    func directoryIdentity(_ name: String) -> DirectoryIdentity? {
-        guard let status = try? FileSystem.status(atPath: root + "/" + name), status.kind == .directory else {
-            return nil
-        }
-        return DirectoryIdentity(device: status.device, inode: status.inode)
+    /// The directory `name` (relative to the root) leads to, following links, and where it really is; nil when it
+    /// leads to no directory. One `open(O_PATH)` resolves the links in the kernel, where `realpath` would read every
+    /// link on the way, component by component.
+    func resolveFolder(_ name: String) -> ResolvedFolder? {
+        folderResolutions += 1
+        guard let directory = try? FileSystem.resolvedDirectory(atPath: root + "/" + name) else { return nil }
+        return ResolvedFolder(
+            identity: DirectoryIdentity(device: directory.status.device, inode: directory.status.inode),
+            path: directory.path
+        )
     }
 
     /// The language of the folder `name`, when it is served: its name is a language folder's, made of a language
-    /// tag (one that is not is reported once, when first seen), it leads to a directory, and that directory is
+    /// tag (one that is not is reported once, when first seen), it leads to a directory (`resolved`), and that is
     /// inside the bundle unless external links are allowed (one leading outside is reported once, too).
     ///
     /// The one place where a folder's name becomes a language: everything after it works with the `TableID`s made
     /// of this tag.
-    func servedLanguage(ofFolder name: String) -> LanguageTag? {
-        guard let written = BundleLayout.language(ofFolder: name), isDirectory(name) else { return nil }
+    func servedLanguage(ofFolder name: String, resolved: ResolvedFolder?) -> LanguageTag? {
+        guard let written = BundleLayout.language(ofFolder: name), let resolved else { return nil }
         guard let language = LanguageTag(written) else {
             if nonLanguageFolders.insert(name).inserted {
                 pendingProblems.append(FileProblem(
@@ -126,15 +180,15 @@ extension WatchLoop {
             }
             return nil
         }
-        guard !reader.followsExternalSymlinks, let resolved = try? FileSystem.resolvedPath(root + "/" + name),
-              !reader.isInsideRoot(resolved) else {
+        guard isServedAmongItsLanguage(name, language: language) else { return nil }
+        guard !reader.followsExternalSymlinks, !reader.isInsideRoot(resolved.path) else {
             outsideFolders.remove(name)
             return language
         }
         if outsideFolders.insert(name).inserted {
             pendingProblems.append(FileProblem(
                 file: name,
-                message: "leads outside the bundle, to \(DisplayText.escaped(resolved, limit: 200)); not read "
+                message: "leads outside the bundle, to \(DisplayText.escaped(resolved.path, limit: 200)); not read "
                     + "(--follow-external-symlinks allows it)"
             ))
         }

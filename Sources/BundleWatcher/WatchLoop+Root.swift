@@ -20,6 +20,7 @@ extension WatchLoop {
         folderWatches = [:]
         folderTargets = [:]
         folderLanguages = [:]
+        foldersOfLanguage = [:]
         subfolderWatches = [:]
         removalsNoted = []
         relinkDue = nil

@@ -38,6 +38,8 @@ final class WatchLoop {
     var folderWatches: [String: Int32] = [:]
     /// The language of each watched folder, resolved once when the folder was found.
     var folderLanguages: [String: LanguageTag] = [:]
+    /// The watched folders of each language (`folderLanguages` turned around).
+    var foldersOfLanguage: [LanguageTag: Set<String>] = [:]
     /// The directory each folder's watch was put on: a link swapped in the root shows as a folder whose path
     /// now reaches another directory.
     var folderTargets: [String: DirectoryIdentity] = [:]
@@ -47,11 +49,17 @@ final class WatchLoop {
     /// When to look again at where the folders' paths lead (after a folder of the root was made or removed).
     var relinkDue: ContinuousClock.Instant?
     /// Table files that exist on disk as far as the last look knew, parsed or not.
-    var known: Set<TableFile> = []
+    var known = KnownFiles()
     /// How many times in a row each file's read failed for a passing reason (the backoff's exponent).
     var failedReads: [TableFile: Int] = [:]
     /// Language folders whose path leads outside the bundle, not served (reported when first seen).
     var outsideFolders: Set<String> = []
+    /// The root's language folders by language, as its last listing and its events since tell (see `+Clashes`).
+    var languageFolderNames: [LanguageTag: Set<String>] = [:]
+    /// Language folders not served because another folder of the root is the same language.
+    var clashLosers: Set<String> = []
+    /// The clash of each language last reported, so that it is reported once.
+    var reportedClashes: [LanguageTag: LanguageFolders.Clash] = [:]
     /// `.lproj` folders whose name is no language tag, not served (reported when first seen).
     var nonLanguageFolders: Set<String> = []
     /// Files last read while a writer had them open, with when that wait began (see `heldQuietTime`).
@@ -69,6 +77,14 @@ final class WatchLoop {
     var rootIsPresent = true
     var pendingProblems: [FileProblem] = []
     var pendingRescan: ResyncReason?
+    /// How many times a folder's path was resolved (links followed to a directory): counted for tests, which show
+    /// that the work of a release grows with its languages, not with their square.
+    var folderResolutions = 0
+    /// Whether every folder of the root was resolved again while the events of the current read were handled: it
+    /// saw the disk as every one of them left it, so the read's other events need not resolve them again.
+    var isResolvedForRead = false
+    /// Whether every folder of the root was listed again while the events of the current read were handled.
+    var isRescannedForRead = false
 
     init(
         root: String, inotify: Inotify, reader: TableReader, settler: Settler<SettleKey>,
@@ -109,6 +125,8 @@ final class WatchLoop {
 
     /// Takes in one read's worth of events.
     func handle(_ events: [InotifyEvent], at now: ContinuousClock.Instant) {
+        isResolvedForRead = false
+        isRescannedForRead = false
         for event in events {
             if event.mask.contains(.queueOverflow) {
                 pendingRescan = .overflow
@@ -145,7 +163,10 @@ final class WatchLoop {
         if event.mask.contains(.closeWrite) || event.mask.contains(.modify) { return }
         if event.mask.contains(.attrib) {
             // The root's permissions changed (name empty), or a folder's in it: look at every folder again.
-            if event.name.isEmpty || BundleLayout.language(ofFolder: event.name) != nil { rescanAllFolders(at: now) }
+            if event.name.isEmpty || BundleLayout.language(ofFolder: event.name) != nil {
+                // Once per read: `chmod -R` on a bundle of thousands of languages is one event per folder.
+                if !isRescannedForRead { rescanAllFolders(at: now) }
+            }
             if event.name.isEmpty {
                 searchSubfoldersAgain(at: now)
             } else if CatalogSearch.isSearched(folder: event.name) {
@@ -158,9 +179,15 @@ final class WatchLoop {
             noteRootEntryChange(event, at: now)
             return
         }
+        let isInClash = noteLanguageFolderEntry(event)
+        defer {
+            // Another folder is, or was, the same language: the rule may pick another one to serve now.
+            if isInClash { reresolveFolders(at: now) }
+        }
         if event.mask.contains(.create) || event.mask.contains(.movedTo), isSymlink(event.name) {
-            // A language folder that is a link, made or swapped: it may lead to another directory now.
-            reresolveFolders(at: now)
+            // A language folder that is a link, made or swapped: it may lead to another directory now. Only this
+            // one: a release adding thousands of languages makes a link for each.
+            relinkFolder(event.name, at: now)
         } else if event.mask.contains(.create) || event.mask.contains(.movedTo) {
             // A folder moved in is complete; a folder just made may still be being filled (mkdir, cp -r), and a
             // file found in it may be half written: wait until it is quiet (or its CLOSE_WRITE comes).
@@ -253,12 +280,16 @@ final class WatchLoop {
         }
         if let due = relinkDue, due <= now {
             relinkDue = nil
+            isResolvedForRead = false
             reresolveFolders(at: now)
             batch.problems += pendingProblems
             pendingProblems = []
         }
         let due = settler.takeDue(at: now).flatMap(files(settlingBy:))
-        let contents = reader.read(due)
+        // The files of a folder not served because another is its language are gone, whatever they hold.
+        let unserved = due.filter { clashLosers.contains($0.folder) }
+        let readable = due.filter { !clashLosers.contains($0.folder) }
+        let contents = reader.read(readable) + unserved.map { _ in TableRead.absent }
         // A file modified again while it was read may have been read half-written: its newer version is noted
         // again by these events and read once it settles, so the older read is never published.
         do {
@@ -269,7 +300,7 @@ final class WatchLoop {
         // After an overflow the events that would tell an overtaken read are lost: the rescan it brings reads
         // every table again, so nothing read now is published.
         if pendingRescan != .overflow {
-            for (file, read) in zip(due, contents) where !settler.isPending(file.key) {
+            for (file, read) in zip(readable + unserved, contents) where !settler.isPending(file.key) {
                 record(read, of: file, in: &batch, at: now, isFullScan: false)
             }
         }
@@ -308,6 +339,7 @@ final class WatchLoop {
         var unlistedFolders: Set<String> = []
         var searched: Set<String> = []
         let folders = (try? FileSystem.listDirectory(atPath: root)) ?? []
+        noteLanguageFolders(among: folders)
         var present: Set<String> = []
         for entry in folders {
             guard entry.isNameValidUTF8 else {
@@ -322,14 +354,16 @@ final class WatchLoop {
                 files += searchFolder(entry.name, visited: &searched, unlisted: &unlistedFolders)
                 continue
             }
-            guard let language = servedLanguage(ofFolder: entry.name) else { continue }
+            let resolved = resolveFolder(entry.name)
+            guard let language = servedLanguage(ofFolder: entry.name, resolved: resolved) else { continue }
             present.insert(entry.name)
-            if let watch = folderWatches[entry.name], folderTargets[entry.name] != directoryIdentity(entry.name) {
+            if let watch = folderWatches[entry.name], folderTargets[entry.name] != resolved?.identity {
                 // Its path leads to another directory since it was watched (a link swapped meanwhile).
                 inotify.removeWatch(watch)
                 forget(watch: watch)
             }
-            if folderWatches[entry.name] == nil, let problem = watchFolder(entry.name, language: language) {
+            if folderWatches[entry.name] == nil,
+               let problem = watchFolder(entry.name, language: language, target: resolved?.identity) {
                 batch.problems.append(problem)
             }
             if let found = tables(inFolder: entry.name, language: language) {
@@ -349,7 +383,7 @@ final class WatchLoop {
         noteSearchedFolderCount()
         let contents = reader.read(files)
         let previouslyKnown = known
-        known = []
+        known = KnownFiles()
         for (file, read) in zip(files, contents) {
             record(read, of: file, in: &batch, at: .now, isFullScan: true)
         }
@@ -365,8 +399,10 @@ final class WatchLoop {
     }
 
     func addFolder(_ folder: String, noting found: Settler<SettleKey>.Change, at now: ContinuousClock.Instant) {
-        guard let language = servedLanguage(ofFolder: folder) else { return }
-        if folderWatches[folder] == nil, let problem = watchFolder(folder, language: language) {
+        let resolved = resolveFolder(folder)
+        guard let language = servedLanguage(ofFolder: folder, resolved: resolved) else { return }
+        if folderWatches[folder] == nil,
+           let problem = watchFolder(folder, language: language, target: resolved?.identity) {
             pendingProblems.append(problem)
             return
         }
@@ -382,13 +418,14 @@ final class WatchLoop {
         guard let present = tables(inFolder: folder, language: language) else { return }
         for file in present { settler.note(found, to: file.key, at: now) }
         let foundSet = Set(present)
-        for file in known where file.folder == folder && !foundSet.contains(file) {
+        for file in known.files(inFolder: folder) where !foundSet.contains(file) {
             settler.note(.removed, to: file.key, at: now)
         }
     }
 
     /// Finds the folders of the root again and notes every table in each (after a change of permissions).
     private func rescanAllFolders(at now: ContinuousClock.Instant) {
+        isRescannedForRead = true
         reresolveFolders(at: now)
         for (folder, language) in folderLanguages {
             rescanFolder(folder, language: language, noting: .finished, at: now)
@@ -405,7 +442,7 @@ final class WatchLoop {
             present.insert(entry.name)
             settler.note(found, to: BundleLayout.catalog(named: entry.name, ofTable: table, in: "").key, at: now)
         }
-        for file in known where file.isCatalog && file.folder.isEmpty && !present.contains(file.name) {
+        for file in known.files(inFolder: "") where file.isCatalog && !present.contains(file.name) {
             settler.note(.removed, to: file.key, at: now)
         }
     }
@@ -428,15 +465,15 @@ final class WatchLoop {
             return
         }
         removalsNoted.insert(folder)
-        for file in known where file.folder == folder {
+        for file in known.files(inFolder: folder) {
             settler.note(change, to: file.key, at: now)
         }
     }
 
-    func watchFolder(_ folder: String, language: LanguageTag) -> FileProblem? {
-        // Looked at before the watch is added: if a swap comes in between, the next look finds a mismatch and
-        // watches again, where looking after could miss that the watch is on the old directory.
-        let target = directoryIdentity(folder)
+    /// Watches the language folder `folder`, whose path led to `target` (looked at before the watch is added: if a
+    /// swap comes in between, the next look finds a mismatch and watches again, where looking after could miss that
+    /// the watch is on the old directory).
+    func watchFolder(_ folder: String, language: LanguageTag, target: DirectoryIdentity?) -> FileProblem? {
         do {
             let watch = try inotify.addWatch(root + "/" + folder, mask: Self.folderMask)
             if case .subfolder(let path) = watches[watch] {
@@ -449,6 +486,7 @@ final class WatchLoop {
             removalsNoted.remove(folder)
             folderTargets[folder] = target
             folderLanguages[folder] = language
+            foldersOfLanguage[language, default: []].insert(folder)
             return nil
         } catch {
             return watchProblem(error, path: folder)
@@ -460,7 +498,10 @@ final class WatchLoop {
         case .folder(let folder) where folderWatches[folder] == watch:
             folderWatches[folder] = nil
             folderTargets[folder] = nil
-            folderLanguages[folder] = nil
+            if let language = folderLanguages.removeValue(forKey: folder) {
+                foldersOfLanguage[language]?.remove(folder)
+                if foldersOfLanguage[language]?.isEmpty == true { foldersOfLanguage[language] = nil }
+            }
         case .subfolder(let folder) where subfolderWatches[folder] == watch:
             subfolderWatches[folder] = nil
         default:
@@ -501,7 +542,7 @@ final class WatchLoop {
     private func files(settlingBy key: SettleKey) -> [TableFile] {
         guard case .table(let id) = key else {
             guard case .catalog(let path) = key else { return [] }
-            if let file = known.first(where: { $0.isCatalog && $0.path == path }) { return [file] }
+            if let file = known.files(settlingBy: key).first { return [file] }
             let slash = path.lastIndex(of: "/")
             let folder = slash.map { String(path[..<$0]) } ?? ""
             let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -509,9 +550,9 @@ final class WatchLoop {
                 [BundleLayout.catalog(named: name, ofTable: $0, in: folder)]
             } ?? []
         }
-        var files = Set(known.filter { $0.key == key })
-        for (folder, language) in folderLanguages where language == id.language {
-            files.formUnion(BundleLayout.files(ofTable: id.table, in: folder, language: language))
+        var files = known.files(settlingBy: key)
+        for folder in foldersOfLanguage[id.language] ?? [] {
+            files.formUnion(BundleLayout.files(ofTable: id.table, in: folder, language: id.language))
         }
         return files.sorted()
     }

@@ -1,3 +1,4 @@
+import BundleChanges
 import Foundation
 import StringsFormat
 
@@ -24,6 +25,9 @@ struct Diagnostic: Sendable, Equatable {
         /// A `.strings` value whose format specifiers take other arguments than the development language's
         /// value of the same key (a `%d` translated as `%@`).
         case formatSpecifiers
+        /// A language folder that is the same language as another of its bundle (`DE.lproj` beside `de.lproj`):
+        /// only one of them is served.
+        case languageClash
     }
 
     var severity: Severity
@@ -149,6 +153,7 @@ struct Linter {
         }
         compareLanguages(&files)
         compareRules(&files)
+        reportLanguageClashes(&files)
         return LintReport(files: files)
     }
 
@@ -239,6 +244,26 @@ struct Linter {
                         message: "'\(DisplayText.escaped(entry.key))': format specifiers \(foundText) differ from "
                             + "\(expectedText) in \(referenceName)",
                         key: entry.key))
+                }
+            }
+        }
+    }
+
+    /// Reports language folders of one bundle that are one language, by the rule the watcher serves by
+    /// (`LanguageFolders`): an error on the first file of each folder that is not served, naming the one that is.
+    func reportLanguageClashes(_ files: inout [LintedFile]) {
+        var folders: [String: [String: Int]] = [:]
+        for (index, file) in files.enumerated() {
+            guard let place = file.place else { continue }
+            if let first = folders[place.root]?[place.folder], files[first].path <= file.path { continue }
+            folders[place.root, default: [:]][place.folder] = index
+        }
+        for (_, firstFiles) in folders.sorted(by: { $0.key < $1.key }) {
+            for clash in LanguageFolders.clashes(among: firstFiles.keys) {
+                for folder in clash.unserved {
+                    guard let index = firstFiles[folder] else { continue }
+                    files[index].diagnostics.append(Diagnostic(
+                        severity: .error, kind: .languageClash, message: clash.message))
                 }
             }
         }

@@ -126,6 +126,9 @@ package struct Publisher {
             throw .system("\(bundle) has no tables in <language>.lproj folders and no root catalogs: "
                 + "nothing to publish")
         }
+        try Self.refuseLanguageClashes(among: Set(found.compactMap { file in
+            file.path.firstIndex(of: "/").map { String(file.path[..<$0]) }
+        }))
         // The watcher serves catalogs in other folders too; a release cannot carry them yet, and one that left
         // them out would drop their tables on every machine that pulls it.
         if let catalog = Self.catalogOutsideServedFolders(in: bundle) {
@@ -162,6 +165,14 @@ package struct Publisher {
             throw .invalidTable(FileProblem(file: path, message: "a pull cannot install this name (control "
                 + "characters?); rename it"))
         }
+    }
+
+    /// Refuses language folders that are one language (`de.lproj` and `DE.lproj`): the watcher serves one of them,
+    /// so the other's keys would never be served on any machine that pulls the release (`LanguageFolders`).
+    /// - Throws: `ReleaseError.invalidTable` naming the folders.
+    static func refuseLanguageClashes(among names: Set<String>) throws(ReleaseError) {
+        guard let clash = LanguageFolders.clashes(among: names).first else { return }
+        throw .invalidTable(FileProblem(file: clash.unserved[0], message: clash.message + "; nothing is published"))
     }
 
     /// The bundle path of a String Catalog in a folder other than the root and the language folders, searched as

@@ -9,3 +9,30 @@ extension FileSystem {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+/// `O_PATH` (open for a path's sake only: no read permission needed, nothing read), which Glibc's module does not
+/// export (it is behind `_GNU_SOURCE`); its value on every architecture Swift runs Linux on.
+private let openPathOnly: Int32 = 0o10000000
+
+extension FileSystem {
+    /// A directory reached through a path, every link on the way followed once.
+    package struct ResolvedDirectory: Sendable, Hashable {
+        /// The directory's status (its device and inode tell it from any other).
+        package var status: Status
+        /// Where it really is: the absolute path with every link resolved, as `/proc/self/fd/N` names it.
+        package var path: String
+    }
+
+    /// The directory `path` leads to, found with one `open(O_PATH | O_DIRECTORY)` (the kernel follows the links), an
+    /// `fstat` and a `readlink` of `/proc/self/fd/N`: what `status(atPath:)` and `resolvedPath(_:)` tell together,
+    /// of one and the same directory, without `realpath`'s `readlink` of every component.
+    /// - Throws: `SystemError` naming `path` (`ENOTDIR` when it leads to something else, `ENOENT` nowhere).
+    package static func resolvedDirectory(atPath path: String) throws(SystemError) -> ResolvedDirectory {
+        let fd = try retryingOnInterrupt { open(path, openPathOnly | O_DIRECTORY | O_CLOEXEC) }.get("open", path: path)
+        defer { _ = close(fd) }
+        var info = stat()
+        _ = try retryingOnInterrupt { fstat(fd, &info) }.get("fstat", path: path)
+        let resolved = try linkTarget(atPath: "/proc/self/fd/\(fd)")
+        return ResolvedDirectory(status: Status(info), path: resolved)
+    }
+}

@@ -153,6 +153,29 @@ import Testing
         }
     }
 
+    @Test func resolvesADirectoryThroughLinksInOneOpen() throws {
+        try withTemporaryDirectory { directory in
+            try FileSystem.makeDirectory(atPath: "\(directory)/..rel1")
+            try FileSystem.makeDirectory(atPath: "\(directory)/..rel1/de.lproj")
+            try FileSystem.writeFile([], toPath: "\(directory)/..rel1/de.lproj/T.strings")
+            try FileSystem.makeSymbolicLink(atPath: "\(directory)/..data", pointingTo: "..rel1")
+            try FileSystem.makeSymbolicLink(atPath: "\(directory)/de.lproj", pointingTo: "..data/de.lproj")
+            try FileSystem.makeSymbolicLink(atPath: "\(directory)/fr.lproj", pointingTo: "..data/fr.lproj")
+            let real = try FileSystem.resolvedPath(directory)
+            let resolved = try FileSystem.resolvedDirectory(atPath: "\(directory)/de.lproj")
+            #expect(resolved.path == "\(real)/..rel1/de.lproj")
+            #expect(resolved.status == (try FileSystem.status(atPath: "\(directory)/..rel1/de.lproj")))
+            let file = #expect(throws: SystemError.self) {
+                try FileSystem.resolvedDirectory(atPath: "\(directory)/de.lproj/T.strings")
+            }
+            #expect(file?.errno == .notDirectory)
+            let nowhere = #expect(throws: SystemError.self) {
+                try FileSystem.resolvedDirectory(atPath: "\(directory)/fr.lproj")
+            }
+            #expect(nowhere?.errno == .noSuchFileOrDirectory)
+        }
+    }
+
     @Test func makesAndRemovesTrees() throws {
         let directory = try FileSystem.makeTemporaryDirectory(prefix: "linux-system-tests")
         #expect(directory.hasPrefix("/tmp/linux-system-tests."))

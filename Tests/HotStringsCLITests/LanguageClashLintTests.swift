@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import HotStringsCLI
+
+/// Language folders of one bundle that are one language: the watcher serves one, so `lint` says which, as an error
+/// naming both (issue 20, finding 12).
+struct LanguageClashLintTests {
+    @Test(arguments: [
+        ("DE.lproj", "de.lproj", "de", "de.lproj"),
+        ("de_DE.lproj", "de-de.lproj", "de-DE", "de-de.lproj"),
+    ])
+    func foldersOfOneLanguageAreAnErrorNamingBoth(_ first: String, _ second: String, _ language: String,
+                                                   _ served: String) throws {
+        let table = "\"a\" = \"A\";\n"
+        let files = [
+            "App/en.lproj/L.strings": table, "App/\(first)/L.strings": table, "App/\(second)/L.strings": table,
+            "App/\(first)/M.strings": table,
+        ]
+        try withFiles(files) { root in
+            let result = run(["lint", root])
+            let unserved = served == first ? second : first
+            let names = [first, second].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            #expect(result.code == 1)
+            #expect(result.lines == [
+                "\(root)/App/\(unserved)/L.strings: error: '\(names[0])' and '\(names[1])' are the same language "
+                    + "(\(language)): only '\(served)' is served, '\(unserved)' is not; merge it into '\(served)' or "
+                    + "remove it",
+                "4 files, 4 keys, 1 error, 0 warnings",
+            ])
+        }
+    }
+
+    @Test func foldersOfOneLanguageInTwoBundlesDoNotClash() throws {
+        let table = "\"a\" = \"A\";\n"
+        try withFiles(["One/de.lproj/L.strings": table, "Two/DE.lproj/L.strings": table]) { root in
+            #expect(run(["lint", root]).code == 0)
+        }
+    }
+}
