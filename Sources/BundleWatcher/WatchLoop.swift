@@ -156,7 +156,17 @@ final class WatchLoop {
             return
         }
         if let table = BundleLayout.catalogTable(ofFile: event.name) {
-            note(event, to: BundleLayout.catalog(named: event.name, ofTable: table, in: ""), at: now)
+            let catalog = BundleLayout.catalog(named: event.name, ofTable: table, in: "")
+            if event.mask.contains(.create), isSymlink(event.name) {
+                // A link is made whole (`Settings.xcstrings -> ..data/Settings.xcstrings`): finished, as a link
+                // moved in is. Noted as a modification it would wait out the settle time, and a release whose
+                // swap was read in the same read of events (folders are resolved once per read) would reach
+                // subscribers in two reloads.
+                awaitingWriter[catalog] = nil
+                settler.note(.finished, to: catalog.key, at: now)
+            } else {
+                note(event, to: catalog, at: now)
+            }
             return
         }
         // Other files of the root are nobody's: a write to one wakes the watcher and changes nothing.
