@@ -72,7 +72,7 @@ package enum BundleLayout {
     /// The table name of a String Catalog's file `name` (`Settings` for `Settings.xcstrings`), or `nil`.
     ///
     /// Catalogs are found in the root, in each language folder and in every folder `CatalogSearch.isSearched(folder:)` admits,
-    /// at any depth (see README, "String Catalogs, live").
+    /// at any depth (see docs/GUIDE.md, "String Catalogs, live").
     package static func catalogTable(ofFile name: String) -> String? {
         guard !name.hasPrefix("."), name.hasSuffix(TableUpdate.catalogExtension) else { return nil }
         let table = String(name.dropLast(TableUpdate.catalogExtension.count))

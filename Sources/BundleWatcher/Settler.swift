@@ -111,7 +111,7 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
     }
 }
 
-/// The settler's timing rules; the defaults are documented in the README's watcher section.
+/// The settler's timing rules; the defaults are documented in docs/GUIDE.md, "How the watcher settles changes".
 package struct SettleTiming: Sendable, Hashable {
     /// How long after the last finished write a batch waits for more.
     package var batchWindow: Duration
