@@ -9,9 +9,10 @@ struct DaemonFileTests {
         try withTemporaryDirectory { directory in
             let path = directory + "/d.sock.lock"
             let first = try FileLock(path: path, ownerID: ProcessStatistics.userID)
-            // flock locks belong to the open file description: a second open conflicts even in one process.
+            // flock locks belong to the open file description: a second open conflicts even in one process (after
+            // the wait for a copy of an earlier holder's descriptor, which a live holder outlasts).
             #expect(throws: FileLock.Failure.held(holder: ProcessStatistics.processID)) {
-                try FileLock(path: path, ownerID: ProcessStatistics.userID)
+                try FileLock(path: path, ownerID: ProcessStatistics.userID, ownReleaseWait: .milliseconds(20))
             }
             let owner = try FileSystem.ownership(atPath: path, followingSymlinks: false)
             #expect(owner.kind == .file && owner.permissions == 0o600)
@@ -26,6 +27,26 @@ struct DaemonFileTests {
             _ = first
             first = nil
             _ = try FileLock(path: path, ownerID: ProcessStatistics.userID)
+        }
+    }
+
+    /// A child forked by another thread holds a copy of every descriptor until it execs, and a lock goes only with
+    /// the last copy: released by its holder, it stays taken that moment longer (the suite's pulls failed "held by
+    /// process <its own pid>"). A `dup` is such a copy; it is closed while the next lock waits.
+    @Test func aLockLeftTakenByACopyOfThisProcesssDescriptorIsWaitedFor() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/pull.lock"
+            var first: FileLock? = try FileLock(path: path, ownerID: ProcessStatistics.userID)
+            let copy = dup(first!.fd)
+            #expect(copy >= 0)
+            first = nil
+            #expect(throws: FileLock.Failure.held(holder: ProcessStatistics.processID)) {
+                try FileLock(path: path, ownerID: ProcessStatistics.userID, ownReleaseWait: .zero)
+            }
+            let closer = Thread { _ = close(copy) }
+            closer.start()
+            // Waits (up to a minute: the closing thread may start late on a loaded machine) instead of failing.
+            _ = try FileLock(path: path, ownerID: ProcessStatistics.userID, ownReleaseWait: .seconds(60))
         }
     }
 
