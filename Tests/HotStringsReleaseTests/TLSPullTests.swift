@@ -46,7 +46,9 @@ import Testing
         #expect(trusted.status == 0, "\(trusted.output)")
         #expect(fixture.currentRelease == release)
         #expect(try fixture.servesExactly(release))
-        #expect(nginx.requests.first?.hasPrefix("/manifest.json 200") == true, "\(nginx.requests)")
+        // nginx logs a request after answering it: the pull can be done first.
+        #expect(waitUntil(.seconds(20)) { nginx.requests.first?.hasPrefix("/manifest.json 200") == true },
+                "\(nginx.requests)")
     }
 
     /// Runs `executable` to its end (at most 60 s); its exit status and combined output.
