@@ -94,7 +94,11 @@ struct TransportBehaviourTests {
         #expect(error.code == .internal && error.message.contains("cannot save the selected language"))
         #expect(error.message.contains(file))
         if let daemon = endpoint as? DaemonEndpoint {
-            #expect(daemon.daemon.log.contains("warning: answered an error: cannot save the selected language"))
+            // The log is read from the daemon's pipe on a thread of the test's own: it may lag the answer.
+            let logged = await pollUntil(.seconds(20)) {
+                daemon.daemon.log.contains("warning: answered an error: cannot save the selected language")
+            }
+            #expect(logged, "\(daemon.daemon.log)")
         }
         #expect(try await endpoint.answer(.languages)["selected"] == .string("fr"))
 
