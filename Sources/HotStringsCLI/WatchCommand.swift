@@ -1,5 +1,6 @@
 import BundleChanges
 import BundleWatcher
+import HotStringsProtocol
 import HotStringsService
 import Dispatch
 import Foundation
@@ -16,8 +17,9 @@ struct WatchCommand: Command {
             Prints a snapshot event with every table first, then one reload event per settled change \
             (a bulk save is one event), error events for files that do not parse (the last good table \
             stays), and resync events followed by a fresh snapshot when the bundle had to be rescanned. \
-            The shapes are those of the wire protocol. Logs go to standard error. SIGINT and SIGTERM \
-            stop it cleanly; SIGHUP forces a full rescan.
+            Each line is what subscribe prints from a daemon on the same bundle (the same encoder, rules \
+            included), epoch and seq aside. Logs go to standard error. SIGINT and SIGTERM stop it cleanly; \
+            SIGHUP forces a full rescan.
 
             Settling: a finished write (close after writing, or a rename onto the name) is read after a \
             batching window of --batch-window microseconds; a file only modified is read once quiet for \
@@ -87,7 +89,9 @@ struct WatchCommand: Command {
         return ExitCode.success
     }
 
-    /// Applies each batch to the store and prints what subscribers would receive.
+    /// Applies each batch to the store and prints what subscribers would receive, byte for byte: the events
+    /// go through the conversion and the encoder the daemon's socket uses (`ServerEvent(_:)`, `WireLines`), so
+    /// `watch` and `subscribe` print the same lines for the same bundle, `rules` included.
     ///
     /// As the daemon does, a snapshot stands for the batch it follows (the first scan, or a rescan after a
     /// `resync`): that batch's `reload` is left out and the snapshot, numbered with the batch's last seq,
@@ -97,19 +101,22 @@ struct WatchCommand: Command {
         for await batch in batches {
             let events = await store.apply(batch)
             let needsSnapshot = isFirst || events.contains { if case .resync = $0 { true } else { false } }
-            var lines: [String] = []
+            var lines: [UInt8] = []
             for event in events {
                 if case .error(_, let problem) = event { Log.warning("\(problem)") }
                 if needsSnapshot, case .reload = event { continue }
-                lines.append(EventJSON.event(event, epoch: store.epoch))
+                lines += WireLines.render(ServerEvent(event), epoch: store.epoch, seq: event.seq)
             }
-            if needsSnapshot { lines.append(EventJSON.snapshot(await store.snapshot())) }
+            if needsSnapshot {
+                let snapshot = await store.snapshot()
+                lines += WireLines.render(ServerEvent(snapshot), epoch: snapshot.epoch, seq: snapshot.seq)
+            }
             if isFirst {
                 isFirst = false
                 Log.info("watching \(batch.updates.count) tables")
             }
             guard !lines.isEmpty else { continue }
-            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            FileHandle.standardOutput.write(Data(lines))
         }
     }
 }

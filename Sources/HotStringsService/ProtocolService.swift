@@ -127,23 +127,16 @@ package final class ProtocolService<Rendering: EventRendering> {
         for event in events {
             environment.onStoreEvent?(event)
             switch event {
-            case .reload(let seq, let changes):
+            case .reload(let seq, _):
                 guard !isResync, !subscriptions.isEmpty else { continue }
                 var audiences: [SubscriptionFilter: [ClientID]] = [:]
                 for (client, filter) in subscriptions { audiences[filter, default: []].append(client) }
                 for (filter, clients) in audiences {
-                    let included = changes.filter { filter.includes(language: $0.language, table: $0.table) }
-                    let rendered = Rendering.render(.reload(changes: included.map(ChangePayload.init)),
-                                                    epoch: epoch, seq: seq)
-                    outputs.append(.event(rendered, to: clients))
+                    let reload = ServerEvent(event) { filter.includes(language: $0.language, table: $0.table) }
+                    outputs.append(.event(Rendering.render(reload, epoch: epoch, seq: seq), to: clients))
                 }
-            case .error(let seq, let problem):
-                sendToAll(.error(file: problem.file, line: problem.line, column: problem.column,
-                                 message: problem.message), seq: seq)
-            case .language(let seq, let language, let previous):
-                sendToAll(.language(language: language, previous: previous), seq: seq)
-            case .resync(let seq, let reason):
-                sendToAll(.resync(reason: reason.rawValue), seq: seq)
+            case .error, .language, .resync:
+                sendToAll(ServerEvent(event), seq: event.seq)
             }
         }
         guard isResync else { return }
@@ -184,8 +177,7 @@ package final class ProtocolService<Rendering: EventRendering> {
         if let cached = snapshots.value(for: filter, seq: seq) { return cached }
         let snapshot = await store.snapshot(languages: filter.languages.map(Array.init),
                                             tables: filter.tables.map(Array.init))
-        let rendered = Rendering.render(.snapshot(tables: snapshot.tables.map(TablePayload.init)),
-                                        epoch: snapshot.epoch, seq: snapshot.seq)
+        let rendered = Rendering.render(ServerEvent(snapshot), epoch: snapshot.epoch, seq: snapshot.seq)
         snapshots.insert(rendered, size: Rendering.size(of: rendered), for: filter, seq: snapshot.seq)
         return rendered
     }

@@ -1,3 +1,4 @@
+import BundleChanges
 import HotStringsProtocol
 import StringsStore
 
@@ -25,5 +26,30 @@ extension TablePayload {
             entries: snapshot.content.entries.map { ($0.key, $0.value.plainText) },
             rules: snapshot.content.rulePayload(for: snapshot.content.rules.keys)
         )
+    }
+}
+
+extension ServerEvent {
+    /// A store snapshot as the `snapshot` event a subscriber receives: its tables, with their rules.
+    ///
+    /// The one place a snapshot becomes an event, for the socket, embedded mode and `hotstrings watch` alike, so
+    /// that what they print cannot differ.
+    package init(_ snapshot: Snapshot) {
+        self = .snapshot(tables: snapshot.tables.map(TablePayload.init))
+    }
+
+    /// A store event as the event a subscriber receives; a `reload` keeps the changes `includes` selects (the
+    /// subscriber's filter), every change by default.
+    package init(_ event: StoreEvent, including includes: (TableChange) -> Bool = { _ in true }) {
+        switch event {
+        case .reload(_, let changes):
+            self = .reload(changes: changes.filter(includes).map(ChangePayload.init))
+        case .error(_, let problem):
+            self = .error(file: problem.file, line: problem.line, column: problem.column, message: problem.message)
+        case .language(_, let language, let previous):
+            self = .language(language: language, previous: previous)
+        case .resync(_, let reason):
+            self = .resync(reason: reason.rawValue)
+        }
     }
 }
