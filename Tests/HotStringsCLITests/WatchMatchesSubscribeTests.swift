@@ -23,27 +23,31 @@ struct WatchMatchesSubscribeTests {
         return items.filter { $0["rules"] != nil }.count
     }
 
+    /// Waits for line `number` of both processes' output and expects them equal but for `epoch` and `seq`; the
+    /// subscriber's line.
+    private func sameLine(_ number: Int, of subscriber: HotstringsProcess, and watch: HotstringsProcess,
+                          what: String) throws -> String {
+        try subscriber.stdout.wait(for: "the subscriber's \(what)") { lines($0).count >= number }
+        try watch.stdout.wait(for: "watch's \(what)") { lines($0).count >= number }
+        let line = lines(subscriber.stdout.text)[number - 1]
+        #expect(withoutPosition(lines(watch.stdout.text)[number - 1]) == withoutPosition(line))
+        return line
+    }
+
     @Test func watchPrintsTheSnapshotAndReloadThatSubscribeDoes() throws {
         let served = try ServedBundle()
         let subscriber = try served.start(["subscribe"])
         let watch = try HotstringsProcess(["watch", served.bundle])
-        try subscriber.stdout.wait(for: "the subscriber's snapshot") { lines($0).count >= 1 }
-        try watch.stdout.wait(for: "watch's snapshot") { lines($0).count >= 1 }
-
-        let snapshot = lines(subscriber.stdout.text)[0]
+        let snapshot = try sameLine(1, of: subscriber, and: watch, what: "snapshot")
         #expect(withoutPosition(snapshot).hasPrefix(#"{"event":"snapshot","epoch":_,"seq":_,"tables":["#))
-        #expect(withoutPosition(lines(watch.stdout.text)[0]) == withoutPosition(snapshot))
         // The three .stringsdict tables and Settings.xcstrings' plural rules in its three languages.
         #expect(try countWithRules(snapshot, in: "tables") == 6)
 
         let path = "fr.lproj/Localizable.stringsdict"
         try served.save(try served.sandbox.read(path).replacingOccurrences(of: "%d éléments<", with: "%d objets<"),
                         to: path)
-        try subscriber.stdout.wait(for: "the subscriber's reload") { lines($0).count >= 2 }
-        try watch.stdout.wait(for: "watch's reload") { lines($0).count >= 2 }
-        let reload = lines(subscriber.stdout.text)[1]
+        let reload = try sameLine(2, of: subscriber, and: watch, what: "reload")
         #expect(withoutPosition(reload).hasPrefix(#"{"event":"reload","epoch":_,"seq":_,"changes":["#))
-        #expect(withoutPosition(lines(watch.stdout.text)[1]) == withoutPosition(reload))
         #expect(try countWithRules(reload, in: "changes") == 1)
 
         #expect(watch.terminate() == 0)
