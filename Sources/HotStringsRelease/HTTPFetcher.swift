@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import LinuxSystem
 import Synchronization
 
 /// GET requests through Foundation's `URLSession` with the limits a puller needs: TLS verified by the system
@@ -13,8 +14,17 @@ import Synchronization
 /// replaces libcurl's `deflate, gzip, br, zstd`), and a response with any other `Content-Encoding` is refused
 /// before its body is read: libcurl would inflate it, a small body to gigabytes. Bodies are handed over as they
 /// arrive, to memory or to a file, on URLSession's own thread (`InlineQueue`): libcurl reads no more while a
-/// piece is handled, so the cap stops the reading instead of a queue of pieces piling up behind it. (The body of a
-/// redirect never reaches a delegate: URLSession keeps it to itself, bounded by the timeouts only.)
+/// piece is handled, so the cap stops the reading instead of a queue of pieces piling up behind it.
+///
+/// The body of a 3xx answer never reaches a delegate: URLSession keeps it in memory until it ends (to hand it over
+/// if the redirect is not followed), and the task's progress is not updated on Linux. When the delegate has heard
+/// nothing for a second, the requesting thread therefore compares, every 100 ms, what the kernel says the
+/// connections to the origin received with what reached the delegate, and ends the request once more than
+/// `maximumUndeliveredBytes` arrived that way. Cancelling is not enough there: URLSession
+/// appends each piece to a copy of what it holds (quadratic), falls behind a fast origin, and its work queue, which
+/// `cancel()` waits for, is never free again. The connection is therefore shut down under it (`ConnectionSevering`):
+/// the transfer fails at once, and an origin streaming an endless redirect body costs about the cap in memory
+/// instead of hanging the request, and a shutdown that cancels it, for ever.
 package final class HTTPFetcher: Sendable {
     /// The limits of one fetcher.
     package struct Limits: Sendable {
@@ -24,6 +34,9 @@ package final class HTTPFetcher: Sendable {
         package var idleTimeout: Duration = .seconds(10)
         /// Longest time for a whole request (120 s by default).
         package var totalTimeout: Duration = .seconds(120)
+        /// Most body bytes libcurl may hold that never reach the delegate: the body of a redirect or a 304, which
+        /// URLSession keeps in memory until it ends (1 MiB by default; a redirect's body is normally a line of HTML).
+        package var maximumUndeliveredBytes = 1 << 20
 
         /// The defaults.
         package init() {}
@@ -80,7 +93,9 @@ package final class HTTPFetcher: Sendable {
             state.isCancelled = true
             return state.task
         }
-        task?.cancel()
+        guard let task else { return }
+        if let url = task.originalRequest?.url { Self.sever(url) }
+        task.cancel()
     }
 
     /// GETs `url`, sending `If-None-Match` / `If-Modified-Since` when given, reading at most `maximumSize` bytes.
@@ -140,12 +155,16 @@ package final class HTTPFetcher: Sendable {
         task.resume()
         // The total timeout bounds the task; a little more here only guards against a delegate never called.
         // The semaphore blocks this thread, never a pool thread's: the callbacks come on URLSession's own queue.
-        let waited = delegate.done.wait(timeout: .now() + Self.seconds(limits.totalTimeout) + 5)
+        let waited = waitWatchingUndelivered(delegate, task: task,
+                                             until: .now() + Self.seconds(limits.totalTimeout) + 5)
         inFlight.withLock { state in
             if state.task === task { state.task = nil }
         }
         transfers.remove(task.taskIdentifier)
-        if waited != .success { task.cancel() }
+        if waited != .success {
+            Self.sever(url)
+            task.cancel()
+        }
         let outcome = delegate.outcome
         counters.withLock { $0.bytes += outcome.received }
         if inFlight.withLock({ $0.isCancelled }) { throw .transfer(url: name, reason: "cancelled (shutting down)") }
@@ -158,6 +177,53 @@ package final class HTTPFetcher: Sendable {
                                                             maximumRedirects: limits.maximumRedirects))
         }
         return response
+    }
+
+    /// Waits for `delegate` to be done, and ends `task` when its connections received more than
+    /// `maximumUndeliveredBytes` that never reached the delegate (see the type's comment).
+    private func waitWatchingUndelivered(_ delegate: TransferDelegate, task: URLSessionDataTask,
+                                         until deadline: DispatchTime) -> DispatchTimeoutResult {
+        guard let url = task.originalRequest?.url else { return delegate.done.wait(timeout: deadline) }
+        var watch = UndeliveredWatch()
+        var isSevered = false
+        while true {
+            if delegate.done.wait(timeout: min(deadline, .now() + .milliseconds(100))) == .success { return .success }
+            if DispatchTime.now() >= deadline { return .timedOut }
+            // Quiet delegates only: scanning the process's sockets costs a little, and a body that reaches the
+            // delegate is capped there.
+            guard !isSevered, delegate.quiet >= .seconds(1) else { continue }
+            let received = Self.peers(of: url).reduce(into: [UInt64: UInt64]()) { counts, peer in
+                counts.merge(ConnectionSevering.receivedBytes(toHost: peer.host, port: peer.port)) { $1 }
+            }
+            let undelivered = watch.undelivered(received: received, delivered: delegate.outcome.received)
+            if undelivered > limits.maximumUndeliveredBytes {
+                delegate.failUndelivered(task, maximumUndelivered: limits.maximumUndeliveredBytes)
+                Self.sever(url)
+                isSevered = true
+            }
+        }
+    }
+
+    /// The peers a transfer of `url` may be connected to: its origin, and the proxy libcurl takes from the
+    /// environment for its scheme (libcurl's names; port 1080 when none is given).
+    private static func peers(of url: URL) -> [(host: String, port: Int)] {
+        guard let host = url.host else { return [] }
+        let isSecure = url.scheme?.lowercased() == "https"
+        var peers = [(host, url.port ?? (isSecure ? 443 : 80))]
+        let names = isSecure ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+                             : ["http_proxy", "all_proxy", "ALL_PROXY"]
+        for name in names {
+            guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty,
+                  let proxy = URL(string: value.contains("://") ? value : "http://" + value),
+                  let proxyHost = proxy.host else { continue }
+            peers.append((proxyHost, proxy.port ?? 1080))
+        }
+        return peers
+    }
+
+    /// Shuts down the connections a stuck transfer of `url` may be reading (`peers(of:)`).
+    private static func sever(_ url: URL) {
+        for peer in peers(of: url) { ConnectionSevering.shutDownConnections(toHost: peer.host, port: peer.port) }
     }
 
     /// Why a response other than 200 (or 304 to a conditional request) is refused, saying what the origin did.
@@ -298,6 +364,8 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         var failure: String?
         var redirects = 0
         var isCancelling = false
+        /// When URLSession last called for this request (or when it was made).
+        var lastHeard = ContinuousClock.now
     }
 
     let maximumSize: Int
@@ -333,7 +401,10 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
         let http = response as? HTTPURLResponse
-        state.withLock { $0.response = http }
+        state.withLock { outcome in
+            outcome.response = http
+            outcome.lastHeard = .now
+        }
         // URLSession on Linux ignores the disposition: a refusal cancels the task.
         completionHandler(.allow)
         if let encoding = http?.value(forHTTPHeaderField: "Content-Encoding"),
@@ -348,6 +419,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let verdict = state.withLock { outcome -> (write: Bool, failure: String?) in
             outcome.received += data.count
+            outcome.lastHeard = .now
             guard outcome.failure == nil else { return (false, nil) }
             guard outcome.received <= maximumSize else {
                 return (false, "the body grew over the cap of \(maximumSize) bytes")
@@ -361,10 +433,22 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         }
     }
 
+    /// How long since URLSession last called this delegate for the request (its start, a response, a piece of
+    /// body, a redirect).
+    var quiet: Duration { ContinuousClock.now - state.withLock { $0.lastHeard } }
+
+    /// Records that a body the delegate never sees (a redirect's or a 304's) grew over `maximumUndelivered`,
+    /// and cancels `task`.
+    func failUndelivered(_ task: URLSessionTask, maximumUndelivered: Int) {
+        fail(task, "the body of a redirect (or 304) answer grew over the cap of \(maximumUndelivered) bytes: "
+            + "refused (URLSession keeps such a body in memory)")
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         let isAllowed = state.withLock { outcome in
             outcome.redirects += 1
+            outcome.lastHeard = .now
             return outcome.redirects <= maximumRedirects
         }
         completionHandler(isAllowed ? request : nil)
@@ -402,5 +486,29 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         case NSURLErrorHTTPTooManyRedirects: return "too many redirects"
         default: return "\(nsError.localizedDescription) (URL error \(nsError.code))"
         }
+    }
+}
+
+/// What the kernel says a request's connections received beyond what reached its delegate.
+///
+/// A connection already open at the first look (kept alive from an earlier request) counts from what it had then;
+/// one opened later counts from zero. Another request to the same origin from this process at the same time would
+/// count too: it can only end this one early, as a failed pull that the next one retries.
+private struct UndeliveredWatch {
+    private var baselines: [UInt64: UInt64]?
+    private var deliveredAtFirstLook = 0
+
+    /// The bytes received since the first look and not delivered; 0 at the first look.
+    mutating func undelivered(received: [UInt64: UInt64], delivered: Int) -> Int {
+        guard let baselines else {
+            baselines = received
+            deliveredAtFirstLook = delivered
+            return 0
+        }
+        let grown = received.reduce(0) { sum, connection in
+            let (inode, bytes) = connection
+            return sum + Int(clamping: bytes - min(bytes, baselines[inode] ?? 0))
+        }
+        return grown - (delivered - deliveredAtFirstLook)
     }
 }

@@ -60,6 +60,24 @@ import Testing
         #expect(grown < 64 << 20, "the peak resident size grew by \(grown) bytes; the origin sent \(sent)")
     }
 
+    @Test func aRedirectWithAnEndlessBodyIsCutAtTheUndeliveredCap() throws {
+        let (fixture, origin) = try Self.published()
+        try origin.setFault(.redirectWithEndlessBody, for: "/manifest.json")
+        var options = try fixture.options(origin.url)
+        // URLSession keeps such a body to itself, and its cancel() waited for ever behind the reading: before the
+        // cap (and the connection shut down under it) this pull never returned, not even at the total timeout.
+        options.limits.totalTimeout = .seconds(60)
+        let peak = ProcessStatistics.peakResidentBytes()
+        let message = Self.failure { _ = try Puller(bundle: fixture.target, options: options).pull() }
+        #expect(message.contains("body of a redirect (or 304) answer grew over the cap of \(1 << 20) bytes"),
+                "\(message)")
+        try waitUntil("the origin noticing the client is gone") { !origin.endlessBodiesSent.isEmpty }
+        let grown = ProcessStatistics.peakResidentBytes() - peak
+        let sent = origin.endlessBodiesSent
+        #expect(grown < 64 << 20, "the peak resident size grew by \(grown) bytes; the origin sent \(sent)")
+        #expect(fixture.currentRelease == nil)
+    }
+
     @Test(arguments: [
         (FaultOrigin.Fault.notModified, "answered 304 Not Modified to a request without validators"),
         (.redirectWithoutLocation, "answered 302 without a Location header"),

@@ -137,6 +137,8 @@ package final class FaultOrigin {
         case gzipBomb = "gzip-bomb"
         /// Answers 200 with a chunked body that never ends (spaces, until the client goes away).
         case endlessBody = "endless-body"
+        /// Answers 302 to itself with a chunked body that never ends (spaces, until the client goes away).
+        case redirectWithEndlessBody = "redirect-endless-body"
         /// Answers 304 Not Modified, whatever the request's validators.
         case notModified = "not-modified"
         /// Answers 302 without a `Location` header.
@@ -269,6 +271,9 @@ package final class FaultOrigin {
                 return
             if fault == "endless-body":
                 self.endless(200)
+                return
+            if fault == "redirect-endless-body":
+                self.endless(302, [("Location", self.path)])
                 return
             if fault == "not-modified":
                 self.send_response(304)
