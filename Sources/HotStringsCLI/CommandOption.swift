@@ -71,7 +71,7 @@ extension CommandOption {
                     .filter { !$0.isEmpty }
                 if items.isEmpty {
                     throw UsageError("--\(name) takes a comma-separated list of \(type.placeholder)s, not "
-                                     + "'\(shown(occurrence))'")
+                                     + "'\(UsageError.escaped(occurrence))'")
                 }
                 for item in items { elements.append(try type.read(item, "--\(name)")) }
             }

@@ -27,7 +27,7 @@ extension OptionType where Value == LanguageTag {
     static var language: OptionType {
         OptionType(placeholder: "language", note: nil, read: { text, option throws(UsageError) in
             guard let language = LanguageTag(text), !language.isBase else {
-                throw UsageError("\(option) takes a language tag such as en or pt-BR, not '\(shown(text))'")
+                throw UsageError("\(option) takes a language tag such as en or pt-BR, not '\(UsageError.escaped(text))'")
             }
             return language
         }, text: { $0.identifier })
@@ -39,7 +39,7 @@ extension OptionType where Value == UInt32 {
     static var userID: OptionType {
         OptionType(placeholder: "uid", note: nil, read: { text, option throws(UsageError) in
             guard let userID = UInt32(text) else {
-                throw UsageError("\(option) takes a numeric user ID such as 1000, not '\(shown(text))'")
+                throw UsageError("\(option) takes a numeric user ID such as 1000, not '\(UsageError.escaped(text))'")
             }
             return userID
         }, text: { String($0) })
@@ -49,7 +49,7 @@ extension OptionType where Value == UInt32 {
     static var permissions: OptionType {
         OptionType(placeholder: "octal", note: nil, read: { text, option throws(UsageError) in
             guard let mode = UInt32(text, radix: 8), mode <= 0o777 else {
-                throw UsageError("\(option) takes octal permissions such as 600 or 660, not '\(shown(text))'")
+                throw UsageError("\(option) takes octal permissions such as 600 or 660, not '\(UsageError.escaped(text))'")
             }
             return mode
         }, text: { String($0, radix: 8) })
@@ -64,7 +64,7 @@ extension OptionType where Value == Int {
         let note = range == 0 ... .max ? nil : "A whole number \(bounds)."
         return OptionType(placeholder: placeholder, note: note, read: { text, option throws(UsageError) in
             guard let value = Int(text), range.contains(value) else {
-                throw UsageError("\(option) takes a whole number \(bounds), not '\(shown(text))'")
+                throw UsageError("\(option) takes a whole number \(bounds), not '\(UsageError.escaped(text))'")
             }
             return value
         }, text: { String($0) })
@@ -79,14 +79,16 @@ extension OptionType {
         let placeholder = names.joined(separator: "|")
         return OptionType(placeholder: placeholder, note: nil, read: { text, option throws(UsageError) in
             guard let value = choices.first(where: { $0.name == text })?.value else {
-                throw UsageError("\(option) takes \(listed), not '\(shown(text))'")
+                throw UsageError("\(option) takes \(listed), not '\(UsageError.escaped(text))'")
             }
             return value
         }, text: { value in choices.first { $0.value == value }?.name ?? "" })
     }
 }
 
-/// A value from the command line as a usage error shows it: escaped, so it cannot drive the terminal.
-func shown(_ text: String) -> String {
-    DisplayText.escaped(text)
+extension UsageError {
+    /// A value from the command line as a usage error quotes it: escaped, so it cannot drive the terminal.
+    static func escaped(_ text: String) -> String {
+        DisplayText.escaped(text)
+    }
 }
