@@ -5,7 +5,7 @@ import Synchronization
 
 /// Watches a bundle directory with inotify and hands on one `ChangeBatch` per settled change.
 ///
-/// The watcher runs on a thread of its own, blocked in `epoll_wait` until the kernel has events or a
+/// The watcher runs on a thread of its own, blocked in `ppoll` (its `Poller`) until the kernel has events or a
 /// settle deadline passes; it never polls, so an idle bundle costs no CPU. The first batch is a full
 /// scan of the bundle. Batches are delivered on the watcher's thread, in order.
 package final class BundleWatcher: Sendable {

@@ -13,39 +13,14 @@ package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// The arguments of one command after parsing: flags, option values and positionals.
 package struct ParsedArguments: Sendable {
-    /// The options as given, keyed by long name; a flag's list holds one empty string per occurrence.
+    /// The options as given, keyed by long name; a flag's list holds one empty string per occurrence. Read
+    /// through the options' declarations: `arguments[Self.settle]` (see `CommandOption`).
     var values: [String: [String]] = [:]
     /// The positional arguments, in order (everything after `--` is positional).
     package var positionals: [String] = []
     /// Whether `-h` or `--help` was given; parsing stops checking other arguments when it was.
     package var isHelpRequested = false
     let spec: CommandSpec
-
-    /// Whether the flag named `name` was given.
-    package func flag(_ name: String) -> Bool {
-        precondition(option(named: name)?.takesValue == false, "'\(name)' is not a flag of \(spec.name)")
-        return values[name] != nil
-    }
-
-    /// The last value given for the option named `name`, else its default.
-    package func value(_ name: String) -> String? {
-        guard let option = option(named: name), option.takesValue else {
-            preconditionFailure("'\(name)' is not an option with a value of \(spec.name)")
-        }
-        return values[name]?.last ?? option.defaultValue
-    }
-
-    /// Every value given for the option named `name`, in order (none when it was not given).
-    package func values(_ name: String) -> [String] {
-        guard let option = option(named: name), option.takesValue else {
-            preconditionFailure("'\(name)' is not an option with a value of \(spec.name)")
-        }
-        return values[name] ?? []
-    }
-
-    private func option(named name: String) -> OptionSpec? {
-        spec.options.first { $0.name == name }
-    }
 }
 
 /// Turns a command's argument list into `ParsedArguments`, following the usual Unix conventions.
@@ -87,7 +62,7 @@ struct ArgumentParser {
         let body = argument.dropFirst(2)
         let name = String(body.prefix { $0 != "=" })
         let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
-        guard let option = spec.options.first(where: { $0.name == name }) else {
+        guard let option = spec.options.lazy.map(\.spec).first(where: { $0.name == name }) else {
             throw UsageError("unknown option '--\(name)'")
         }
         if option.takesValue {
@@ -108,7 +83,7 @@ struct ArgumentParser {
     ) throws(UsageError) {
         let letters = Array(argument.dropFirst())
         for (position, letter) in letters.enumerated() {
-            guard let option = spec.options.first(where: { $0.short == letter }) else {
+            guard let option = spec.options.lazy.map(\.spec).first(where: { $0.short == letter }) else {
                 throw UsageError("unknown option '-\(letter)'")
             }
             guard option.takesValue else {

@@ -4,16 +4,26 @@ import StringsFormat
 
 /// The options `watch` and `serve` share: how the bundle is read and settled.
 struct BundleOptions {
-    static let specs: [OptionSpec] = [
-        .value("development-language", valueName: "language", default: "en",
-               help: "The language every lookup falls back to before Base."),
-        .value("settle", valueName: "ms", default: "50", help: "Quiet time for modifications and deletions."),
-        .value("batch-window", valueName: "µs", default: "500", help: "How long a batch waits for more writes."),
-        .value("max-file-size", valueName: "bytes", default: String(16 << 20),
-               help: "Larger files are reported as errors, not read."),
-        .flag("follow-external-symlinks",
-              help: "Also read tables and folders whose symbolic links lead outside the bundle (off: such a link is "
-                + "an error, so that whoever can write the bundle cannot make this process read other files)."),
+    static let developmentLanguage: CommandOption<LanguageTag> = .value(
+        "development-language", .language, default: LanguageTag("en")!,
+        help: "The language every lookup falls back to before Base.")
+    static let settle: CommandOption<Duration> = .value(
+        "settle", .duration(plain: .milliseconds, in: .zero ... .seconds(60)), default: .milliseconds(50),
+        help: "Quiet time for modifications and deletions.")
+    static let batchWindow: CommandOption<Duration> = .value(
+        "batch-window", .duration(plain: .microseconds, in: .zero ... .seconds(1)), default: .microseconds(500),
+        help: "How long a batch waits for more writes.")
+    static let maximumFileSize: CommandOption<Int> = .value(
+        "max-file-size", .integer("bytes", in: 1 ... .max), default: 16 << 20,
+        help: "Larger files are reported as errors, not read.")
+    static let followsExternalSymlinks: CommandOption<Bool> = .flag(
+        "follow-external-symlinks",
+        help: "Also read tables and folders whose symbolic links lead outside the bundle (off: such a link is "
+            + "an error, so that whoever can write the bundle cannot make this process read other files).")
+
+    /// The options, in the order help lists them.
+    static let options: [any OptionDeclaration] = [
+        developmentLanguage, settle, batchWindow, maximumFileSize, followsExternalSymlinks,
     ]
 
     var developmentLanguage: String
@@ -30,23 +40,11 @@ struct BundleOptions {
     }
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let language = arguments.value("development-language").flatMap({ LanguageTag($0) }), !language.isBase else {
-            throw UsageError("--development-language takes a language tag such as en or pt-BR")
-        }
-        developmentLanguage = language.identifier
-        guard let settle = arguments.value("settle").flatMap(Int.init), (0...60_000).contains(settle) else {
-            throw UsageError("--settle takes a number of milliseconds from 0 to 60000")
-        }
-        guard let window = arguments.value("batch-window").flatMap(Int.init), (0...1_000_000).contains(window) else {
-            throw UsageError("--batch-window takes a number of microseconds from 0 to 1000000")
-        }
-        guard let size = arguments.value("max-file-size").flatMap(Int.init), size > 0 else {
-            throw UsageError("--max-file-size takes a positive number of bytes")
-        }
-        watcher.settling.settleTime = .milliseconds(settle)
-        watcher.settling.batchWindow = .microseconds(window)
+        developmentLanguage = try arguments[Self.developmentLanguage].identifier
+        watcher.settling.settleTime = try arguments[Self.settle]
+        watcher.settling.batchWindow = try arguments[Self.batchWindow]
         watcher.settling.maximumDelay = max(watcher.settling.batchWindow * 100, .milliseconds(100))
-        watcher.maximumFileSize = size
-        watcher.followsExternalSymlinks = arguments.flag("follow-external-symlinks")
+        watcher.maximumFileSize = try arguments[Self.maximumFileSize]
+        watcher.followsExternalSymlinks = try arguments[Self.followsExternalSymlinks]
     }
 }

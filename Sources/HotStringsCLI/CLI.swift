@@ -48,6 +48,7 @@ package enum CLI {
             io.stdout.write("\(name) \(version)\n")
             return ExitCode.success
         case "help":
+            io.command = "help"
             return helpCommand(Array(arguments.dropFirst()), io: &io)
         case _ where first.hasPrefix("-"):
             return usageError(UsageError("unknown option '\(first)'"), usage: usage, io: &io)
@@ -63,6 +64,7 @@ package enum CLI {
         _ command: any Command.Type, arguments: [String], io: inout CommandIO<Output, ErrorOutput>
     ) -> Int32 {
         let spec = command.spec
+        io.command = spec.name
         do throws(UsageError) {
             let parsed = try ArgumentParser(spec: spec).parse(arguments)
             if parsed.isHelpRequested {
@@ -95,12 +97,14 @@ package enum CLI {
         commands.first { $0.spec.name == name }
     }
 
-    /// Prints `hotstrings: error: message`, the usage and where to find more, and returns 64.
+    /// Prints `hotstrings CMD: error: message` (`hotstrings: error: …` before a command is known), the usage and
+    /// where to find more, and returns 64.
     private static func usageError<Output, ErrorOutput>(
         _ error: UsageError, usage: String, helpHint: String = "\(name) --help",
         io: inout CommandIO<Output, ErrorOutput>
     ) -> Int32 {
-        io.stderr.write("\(name): error: \(error.message)\nUSAGE: \(usage)\nSee '\(helpHint)' for more.\n")
+        io.printError(error.message)
+        io.stderr.write("USAGE: \(usage)\nSee '\(helpHint)' for more.\n")
         return ExitCode.usage
     }
 

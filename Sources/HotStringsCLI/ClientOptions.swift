@@ -32,17 +32,25 @@ enum ConnectAttempt {
 
 /// The options every client command shares (`--socket`, `--timeout`, `--trust-uid`) and the connection they open.
 struct ClientOptions {
-    /// The options' specs, appended to each client command's own.
-    static let specs: [OptionSpec] = [
-        .value("socket", valueName: "path",
-               help: "The daemon's socket (default: $HOTSTRINGS_SOCKET, else $XDG_RUNTIME_DIR/hotstrings.sock, "
-                   + "else /tmp/hotstrings-<uid>.sock)."),
-        .value("timeout", valueName: "seconds", default: "10", help: "How long to wait for each answer."),
-        .value("trust-uid", valueName: "uid",
-               help: "Also believe a daemon running as this user ID (repeatable). By default only a daemon of "
-                   + "your own user or root is believed; any other is refused with exit code 2, because "
-                   + "another user may have created the socket before your daemon started."),
-    ]
+    static let socket: CommandOption<String?> = .optional(
+        "socket", .text("path"),
+        help: "The daemon's socket (default: $HOTSTRINGS_SOCKET, else $XDG_RUNTIME_DIR/hotstrings.sock, else "
+            + "/tmp/hotstrings-<uid>.sock).")
+    static let timeout: CommandOption<Duration> = .value(
+        "timeout", .duration(plain: .seconds, in: .nanoseconds(1) ... .seconds(86_400)), default: .seconds(10),
+        help: "How long to wait for each answer.")
+    static let trustedUserIDs: CommandOption<[UInt32]> = .list(
+        "trust-uid", .userID,
+        help: "Also believe a daemon running as these user IDs. By default only a daemon of your own user or root "
+            + "is believed; any other is refused with exit code 2, because another user may have created the "
+            + "socket before your daemon started.")
+
+    /// The options every client command has, after its own.
+    static let options: [any OptionDeclaration] = [socket, timeout, trustedUserIDs]
+
+    /// `--table`, for the commands that ask for one table's strings.
+    static let table: CommandOption<String> = .value(
+        "table", short: "t", .text("name"), default: Request.defaultTable, help: "The table.")
 
     /// The exit codes of a client command: success, the command's own, then those every client shares.
     static func exitCodes(success: String, failure: String) -> [(code: Int32, meaning: String)] {
@@ -66,23 +74,12 @@ struct ClientOptions {
     var trust: ServerTrust
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        let option = arguments.value("socket")
-        if option?.isEmpty == true { throw UsageError("--socket takes a path") }
+        let option = try arguments[Self.socket]
         socketPath = SocketPath.resolve(option: option, environment: ProcessInfo.processInfo.environment,
                                         userID: ProcessStatistics.userID)
         isSocketGiven = option != nil
-        guard let seconds = arguments.value("timeout").flatMap(Double.init), seconds > 0, seconds <= 86_400 else {
-            throw UsageError("--timeout takes a number of seconds greater than 0, such as 10 or 0.5")
-        }
-        timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
-        var trusted: [UInt32] = []
-        for value in arguments.values("trust-uid") {
-            guard let userID = UInt32(value) else {
-                throw UsageError("--trust-uid takes a numeric user ID such as 1000, not '\(value)'")
-            }
-            trusted.append(userID)
-        }
-        trust = ServerTrust(trustedUserIDs: trusted)
+        timeout = try arguments[Self.timeout]
+        trust = ServerTrust(trustedUserIDs: try arguments[Self.trustedUserIDs])
     }
 
     /// Connects to the daemon, or prints why it cannot and returns the exit code.
@@ -114,7 +111,7 @@ struct ClientOptions {
 
     /// Prints `error` (with a hint to start the daemon when none listens) and returns its exit code.
     func report<Output, ErrorOutput>(_ error: ConnectionError, io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        ClientOptions.printError("\(error)", io: &io)
+        io.printError("\(error)")
         if case .untrustedServer = error { return ExitCode.cannotConnect }
         guard case .cannotConnect(_, let systemError) = error else { return ExitCode.connectionLost }
         if systemError.errno == .noSuchFileOrDirectory || systemError.errno == .connectionRefused {
@@ -126,24 +123,10 @@ struct ClientOptions {
 
     /// Prints the daemon's error answer and returns 1.
     static func report<Output, ErrorOutput>(_ error: ProtocolError, io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        printError(error.message, io: &io)
+        io.printError(error.message)
         if let available = error.available {
             io.stderr.write("available languages: \(DisplayText.escaped(available.joined(separator: ", ")))\n")
         }
         return ExitCode.failure
-    }
-
-    /// `hotstrings: error: message` on standard error, as one line that a terminal only displays (a daemon's
-    /// message or a name given on the command line may hold anything).
-    static func printError<Output, ErrorOutput>(_ message: String, io: inout CommandIO<Output, ErrorOutput>) {
-        io.stderr.write("\(CLI.name): error: \(DisplayText.escaped(message, keepingBackslashes: true))\n")
-    }
-
-    /// A comma-separated option value as a list, blanks trimmed; a usage error when nothing is left.
-    static func list(_ value: String?, option: String) throws(UsageError) -> [String]? {
-        guard let value else { return nil }
-        let items = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        if items.isEmpty { throw UsageError("--\(option) takes a comma-separated list") }
-        return items
     }
 }

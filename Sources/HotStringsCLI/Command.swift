@@ -1,4 +1,5 @@
 import Foundation
+import StringsFormat
 
 /// The process exit codes every command uses.
 package enum ExitCode {
@@ -18,6 +19,23 @@ package struct CommandIO<Output: TextOutputStream, ErrorOutput: TextOutputStream
     package var stderr: ErrorOutput
     /// Reads all of standard input (for the `-` file name).
     package var readStandardInput: () throws -> [UInt8]
+    /// The subcommand running (`get`), named in its error lines; nil before one is found.
+    var command: String?
+
+    /// `hotstrings CMD: error: message` on standard error: the shape of every error that is not a problem of an
+    /// input file (those are `FILE:LINE:COL: error: …`). One line that a terminal only displays: a daemon's
+    /// message or a name from the command line may hold anything.
+    mutating func printError(_ message: String) {
+        stderr.write("\(prefix): error: \(DisplayText.escaped(message, keepingBackslashes: true))\n")
+    }
+
+    /// `hotstrings CMD: warning: message` on standard error, like `printError`.
+    mutating func printWarning(_ message: String) {
+        stderr.write("\(prefix): warning: \(DisplayText.escaped(message, keepingBackslashes: true))\n")
+    }
+
+    /// `hotstrings CMD`, or `hotstrings` before a command is known.
+    private var prefix: String { command.map { "\(CLI.name) \($0)" } ?? CLI.name }
 }
 
 /// One subcommand of `hotstrings`: a spec for parsing and help, validation, and a run that returns an exit code.

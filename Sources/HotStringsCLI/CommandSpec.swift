@@ -1,28 +1,18 @@
-/// An option a command accepts: a flag (`--json`) or an option with a value (`--development-language en`).
+/// What the parser and the help know of an option, whatever its value's type: made by a `CommandOption`, the one
+/// declaration of the option.
 package struct OptionSpec: Sendable {
-    /// The long name without dashes (`json` for `--json`); also the key to read it back.
+    /// The long name without dashes (`json` for `--json`).
     package var name: String
     /// The one-letter short name (`q` for `-q`), if any.
     package var short: Character?
-    /// The placeholder shown in help for an option that takes a value; `nil` for a flag.
+    /// The placeholder shown in help for an option that takes a value (`duration`); `nil` for a flag.
     package var valueName: String?
-    /// The value used when the option is not given.
+    /// The value used when the option is not given, as the user would write it.
     package var defaultValue: String?
+    /// What the type adds to the help (the range, a plain number's unit, how lists are written), if anything.
+    package var note: String?
     /// One sentence for `--help`.
     package var help: String
-
-    /// A flag: present or absent.
-    package static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: nil, defaultValue: nil, help: help)
-    }
-
-    /// An option followed by a value (`--name value` or `--name=value`).
-    package static func value(
-        _ name: String, short: Character? = nil, valueName: String, default defaultValue: String? = nil,
-        help: String
-    ) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: valueName, defaultValue: defaultValue, help: help)
-    }
 
     /// Whether the option is followed by a value.
     package var takesValue: Bool { valueName != nil }
@@ -64,14 +54,14 @@ package struct CommandSpec: Sendable {
     /// The positional arguments, in order.
     package var arguments: [ArgumentSpec] = []
     /// The options, in the order help lists them (`--help` is added automatically).
-    package var options: [OptionSpec] = []
+    package var options: [any OptionDeclaration] = []
     /// The exit codes and what they mean, shown in `--help`.
     package var exitCodes: [(code: Int32, meaning: String)] = []
 
     /// The one-line synopsis: `hotstrings lint [--json] [--development-language <lang>] <path> ...`.
     var usage: String {
         var parts = ["\(CLI.name) \(name)"]
-        for option in options {
+        for option in options.map(\.spec) {
             var part = "--\(option.name)"
             if let valueName = option.valueName { part += " <\(valueName)>" }
             parts.append("[\(part)]")
@@ -92,9 +82,10 @@ package struct CommandSpec: Sendable {
             }
         }
         text += "\nOPTIONS:\n"
-        for option in options {
+        for option in options.map(\.spec) {
             let suffix = option.defaultValue.map { "(default: \($0))" }
-            text += HelpFormatter.row(label: option.label, help: option.help, unbreakableSuffix: suffix)
+            let help = [option.help, option.note].compactMap { $0 }.joined(separator: " ")
+            text += HelpFormatter.row(label: option.label, help: help, unbreakableSuffix: suffix)
         }
         text += HelpFormatter.row(label: "-h, --help", help: "Show help information.")
         if !exitCodes.isEmpty {

@@ -72,7 +72,7 @@ struct CompileCommand: Command {
                     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                     try Data(text.utf8).write(to: file, options: .atomic)
                 } catch {
-                    io.stderr.write("\(file.path): error: \(FileSystemError.reason(for: error))\n")
+                    io.printError("cannot write \(file.path): \(FileSystemError.reason(for: error))")
                     return ExitCode.failure
                 }
                 io.stdout.write(file.path + "\n")

@@ -29,10 +29,7 @@ struct DemoCommand: Command {
 
             Runs until SIGINT (Control-C) or SIGTERM, then exits with 0.
             """,
-        options: [
-            .value("table", valueName: "table", default: "Localizable", help: "The table the labels come from."),
-            .flag("once", help: "Print one frame once the labels arrived, then exit."),
-        ] + ClientOptions.specs,
+        options: [ClientOptions.table, isOnce] + ClientOptions.options,
         exitCodes: [
             (ExitCode.success, "Stopped by SIGINT or SIGTERM, or printed the frame (--once)."),
             (ExitCode.cannotConnect, "--once: no daemon answered within --timeout (the frame says so)."),
@@ -40,15 +37,16 @@ struct DemoCommand: Command {
         ]
     )
 
+    static let isOnce: CommandOption<Bool> = .flag("once", help: "Print one frame once the labels arrived, then exit.")
+
     var table: String
     var isOnce: Bool
     var client: ClientOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
         guard arguments.positionals.isEmpty else { throw UsageError("demo takes no arguments") }
-        guard let table = arguments.value("table"), !table.isEmpty else { throw UsageError("--table takes a name") }
-        self.table = table
-        isOnce = arguments.flag("once")
+        table = try arguments[ClientOptions.table]
+        isOnce = try arguments[Self.isOnce]
         client = try ClientOptions(arguments)
     }
 
@@ -74,9 +72,9 @@ struct DemoCommand: Command {
                 try LineConnection(path: client.socketPath, trust: client.trust)
             }
             if case .failure(let error) = attempt, case .untrustedServer = error {
-                ClientOptions.printError("\(error)", io: &io)
+                io.printError("\(error)")
             } else {
-                ClientOptions.printError("no answer from the daemon at \(client.socketPath)", io: &io)
+                io.printError("no answer from the daemon at \(client.socketPath)")
             }
             return ExitCode.cannotConnect
         }

@@ -14,8 +14,8 @@ extension DumpCommand {
         }
         if let language {
             guard catalog.languages.contains(language) else {
-                io.stderr.write("\(name): error: the catalog has no language '\(language)' (it has "
-                    + catalog.languages.joined(separator: ", ") + ")\n")
+                io.printError("\(name) has no language '\(language)' (it has "
+                    + catalog.languages.joined(separator: ", ") + ")")
                 return ExitCode.failure
             }
             io.stdout.write(Self.json(catalog, language: language, includesComments: includesComments, level: 0) + "\n")

@@ -26,17 +26,20 @@ struct DumpCommand: Command {
             ArgumentSpec(name: "file", help: "The .strings, .stringsdict or .xcstrings file to read; '-' reads "
                              + "standard input."),
         ],
-        options: [
-            .flag("comments", help: "Print each entry's translator comment next to its value."),
-            .value("language", valueName: "language", help: "For a catalog, print this language only."),
-            .flag("stringsdict", help: "Read the file as a .stringsdict whatever its name (for '-')."),
-        ],
+        options: [includesComments, language, isStringsdict],
         exitCodes: [
             (ExitCode.success, "The table was printed."),
             (ExitCode.failure, "The file cannot be read or does not parse (the error is on standard error)."),
             (ExitCode.usage, "The command line is wrong."),
         ]
     )
+
+    static let includesComments: CommandOption<Bool> = .flag(
+        "comments", help: "Print each entry's translator comment next to its value.")
+    static let language: CommandOption<String?> = .optional(
+        "language", .text("language"), help: "For a catalog, print this language only.")
+    static let isStringsdict: CommandOption<Bool> = .flag(
+        "stringsdict", help: "Read the file as a .stringsdict whatever its name (for '-').")
 
     var path: String
     var includesComments: Bool
@@ -45,12 +48,12 @@ struct DumpCommand: Command {
 
     init(arguments: ParsedArguments) throws(UsageError) {
         path = arguments.positionals[0]
-        includesComments = arguments.flag("comments")
-        language = arguments.value("language")
+        includesComments = try arguments[Self.includesComments]
+        language = try arguments[Self.language]
         if language != nil, !path.hasSuffix(".xcstrings") {
             throw UsageError("--language is for String Catalogs (.xcstrings)")
         }
-        isStringsdict = arguments.flag("stringsdict") || path.lowercased().hasSuffix(".stringsdict")
+        isStringsdict = try arguments[Self.isStringsdict] || path.lowercased().hasSuffix(".stringsdict")
         if isStringsdict, includesComments { throw UsageError("--comments is for .strings files") }
     }
 

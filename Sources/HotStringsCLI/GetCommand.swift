@@ -28,23 +28,27 @@ struct GetCommand: Command {
             ArgumentSpec(name: "arg", help: "Arguments to format the value with.", isRepeating: true,
                          isOptional: true),
         ],
-        options: [
-            .value("language", short: "l", valueName: "languages",
-                   help: "Preferred languages, comma-separated, most preferred first (default: the selected "
-                       + "app language, then the development language)."),
-            .value("table", short: "t", valueName: "name", default: Request.defaultTable, help: "The table."),
-            .flag("json", help: "Print the daemon's answer as JSON: value, language, found (and rule)."),
-            .value("width", valueName: "n", help: "The display width variable-width rules pick for (default: "
-                       + "the widest text)."),
-            .value("device", valueName: "name", default: "other", help: "The device device-specific rules pick "
-                       + "for: iphone, ipad, mac, appletv, applewatch, visionos, ipod or other."),
-        ] + ClientOptions.specs,
+        options: [languages, ClientOptions.table, printsJSON, width, device] + ClientOptions.options,
         exitCodes: ClientOptions.exitCodes(
             success: "The value was printed.",
             failure: "The key is in none of the languages tried, the daemon refused the request, or the value "
                 + "cannot be formatted with the arguments."
         )
     )
+
+    static let languages: CommandOption<[String]> = .list(
+        "language", short: "l", .text("language"),
+        help: "Preferred languages, most preferred first (default: the selected app language, then the development "
+            + "language).")
+    static let printsJSON: CommandOption<Bool> = .flag(
+        "json", help: "Print the daemon's answer as JSON: value, language, found (and rule).")
+    static let width: CommandOption<Int?> = .optional(
+        "width", .integer("n", in: 0 ... .max), help: "The display width variable-width rules pick for (default: "
+            + "the widest text).")
+    static let device: CommandOption<String> = .value(
+        "device", .text("name"), default: "other",
+        help: "The device device-specific rules pick for: iphone, ipad, mac, appletv, applewatch, visionos, ipod or "
+            + "other.")
 
     var key: String
     var languages: [String]
@@ -57,17 +61,11 @@ struct GetCommand: Command {
     init(arguments: ParsedArguments) throws(UsageError) {
         key = arguments.positionals[0]
         formatArguments = arguments.positionals.dropFirst().map { Int64($0).map(FormatArgument.int) ?? .string($0) }
-        formatter = StringsdictFormatter(device: arguments.value("device") ?? "other")
-        if let width = arguments.value("width") {
-            guard let number = Int(width), number >= 0 else {
-                throw UsageError("--width takes a number, not '\(width)'")
-            }
-            formatter.width = number
-        }
-        languages = try ClientOptions.list(arguments.value("language"), option: "language") ?? []
-        table = arguments.value("table") ?? Request.defaultTable
-        if table.isEmpty { throw UsageError("--table takes a table name") }
-        printsJSON = arguments.flag("json")
+        formatter = StringsdictFormatter(device: try arguments[Self.device])
+        if let width = try arguments[Self.width] { formatter.width = width }
+        languages = try arguments[Self.languages]
+        table = try arguments[ClientOptions.table]
+        printsJSON = try arguments[Self.printsJSON]
         client = try ClientOptions(arguments)
     }
 
@@ -87,7 +85,7 @@ struct GetCommand: Command {
             let tried = languages.isEmpty
                 ? "" : " (tried \(DisplayText.escaped(languages.joined(separator: ", "))) and the fallbacks)"
             let quoted = ClientText.key(key) == key ? "'\(key)'" : ClientText.key(key)
-            ClientOptions.printError("no value for \(quoted) in table '\(DisplayText.escaped(table))'\(tried)", io: &io)
+            io.printError("no value for \(quoted) in table '\(DisplayText.escaped(table))'\(tried)")
             return ExitCode.failure
         }
         guard !formatArguments.isEmpty else {
@@ -98,7 +96,7 @@ struct GetCommand: Command {
             io.stdout.write(try format(value, answer: result) + "\n")
             return ExitCode.success
         } catch {
-            ClientOptions.printError("cannot format '\(ClientText.key(key))' with the arguments: \(error)", io: &io)
+            io.printError("cannot format '\(ClientText.key(key))' with the arguments: \(error)")
             return ExitCode.failure
         }
     }

@@ -19,22 +19,24 @@ struct LanguagesCommand: Command {
             ArgumentSpec(name: "language", help: "With --resolve: a preferred language, most preferred first.",
                          isRepeating: true, isOptional: true),
         ],
-        options: [
-            .flag("resolve", help: "Print the chain of languages a lookup in LANGUAGE... tries."),
-            .flag("json", help: "Print the daemon's answer (with --resolve: the chain) as one JSON object."),
-        ] + ClientOptions.specs,
+        options: [isResolving, printsJSON] + ClientOptions.options,
         exitCodes: ClientOptions.exitCodes(
             success: "The languages (or the chain) were printed.",
             failure: "The daemon refused the request."
         )
     )
 
+    static let isResolving: CommandOption<Bool> = .flag(
+        "resolve", help: "Print the chain of languages a lookup in LANGUAGE... tries.")
+    static let printsJSON: CommandOption<Bool> = .flag(
+        "json", help: "Print the daemon's answer (with --resolve: the chain) as one JSON object.")
+
     var resolves: [String]?
     var printsJSON: Bool
     var client: ClientOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        if arguments.flag("resolve") {
+        if try arguments[Self.isResolving] {
             resolves = arguments.positionals
             if let invalid = arguments.positionals.first(where: { LanguageTag($0) == nil }) {
                 throw UsageError("'\(invalid)' is not a language tag")
@@ -42,7 +44,7 @@ struct LanguagesCommand: Command {
         } else if !arguments.positionals.isEmpty {
             throw UsageError("languages takes LANGUAGE arguments only with --resolve")
         }
-        printsJSON = arguments.flag("json")
+        printsJSON = try arguments[Self.printsJSON]
         client = try ClientOptions(arguments)
     }
 

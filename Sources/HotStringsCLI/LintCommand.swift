@@ -34,19 +34,24 @@ struct LintCommand: Command {
             ArgumentSpec(name: "path", help: "A .strings or .xcstrings file, or a folder to search.",
                          isRepeating: true),
         ],
-        options: [
-            .value("development-language", valueName: "language", default: "en",
-                   help: "The language translations are compared with."),
-            .flag("json", help: "Print one JSON object with every file and diagnostic instead of text."),
-            .flag("quiet", short: "q", help: "Print errors and the summary only (warnings are still counted)."),
-            .flag("werror", help: "Exit with 1 when there are warnings, too."),
-        ],
+        options: [developmentLanguage, printsJSON, isQuiet, treatsWarningsAsErrors],
         exitCodes: [
             (ExitCode.success, "No errors (there may be warnings)."),
             (ExitCode.failure, "A file has an error or cannot be read (or a warning, with --werror)."),
             (ExitCode.usage, "The command line is wrong."),
         ]
     )
+
+    /// The language translations are compared with; `publish` lints with it too.
+    static let developmentLanguage: CommandOption<String> = .value(
+        "development-language", .text("language"), default: "en",
+        help: "The language translations are compared with (the name of its .lproj folder).")
+    static let printsJSON: CommandOption<Bool> = .flag(
+        "json", help: "Print one JSON object with every file and diagnostic instead of text.")
+    static let isQuiet: CommandOption<Bool> = .flag(
+        "quiet", short: "q", help: "Print errors and the summary only (warnings are still counted).")
+    static let treatsWarningsAsErrors: CommandOption<Bool> = .flag(
+        "werror", help: "Exit with 1 when there are warnings, too.")
 
     /// How many missing or extra keys the text output lists per file before summing up the rest.
     static let keyWarningLimit = 20
@@ -68,13 +73,10 @@ struct LintCommand: Command {
 
     init(arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
-        developmentLanguage = arguments.value("development-language") ?? "en"
-        printsJSON = arguments.flag("json")
-        isQuiet = arguments.flag("quiet")
-        treatsWarningsAsErrors = arguments.flag("werror")
-        if developmentLanguage.isEmpty {
-            throw UsageError("the development language must not be empty")
-        }
+        developmentLanguage = try arguments[Self.developmentLanguage]
+        printsJSON = try arguments[Self.printsJSON]
+        isQuiet = try arguments[Self.isQuiet]
+        treatsWarningsAsErrors = try arguments[Self.treatsWarningsAsErrors]
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {

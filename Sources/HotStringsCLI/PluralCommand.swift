@@ -18,15 +18,17 @@ struct PluralCommand: Command {
             ArgumentSpec(name: "number", help: "The numbers, as decimal numbers (3, -1.50, 1e3).",
                          isRepeating: true, isOptional: true),
         ],
-        options: [
-            .flag("ordinal", help: "Use the ordinal rules (1st, 2nd) instead of the cardinal ones."),
-            .flag("categories", help: "Print the categories the language uses, and which CLDR locale's rules."),
-        ],
+        options: [isOrdinal, listsCategories],
         exitCodes: [
             (ExitCode.success, "The categories were printed."),
             (ExitCode.usage, "The command line is wrong: no number, or a number that is not a decimal number."),
         ]
     )
+
+    static let isOrdinal: CommandOption<Bool> = .flag(
+        "ordinal", help: "Use the ordinal rules (1st, 2nd) instead of the cardinal ones.")
+    static let listsCategories: CommandOption<Bool> = .flag(
+        "categories", help: "Print the categories the language uses, and which CLDR locale's rules.")
 
     var language: String
     var numbers: [(text: String, operands: PluralOperands)]
@@ -35,8 +37,8 @@ struct PluralCommand: Command {
 
     init(arguments: ParsedArguments) throws(UsageError) {
         language = arguments.positionals[0]
-        type = arguments.flag("ordinal") ? .ordinal : .cardinal
-        listsCategories = arguments.flag("categories")
+        type = try arguments[Self.isOrdinal] ? .ordinal : .cardinal
+        listsCategories = try arguments[Self.listsCategories]
         numbers = []
         for text in arguments.positionals.dropFirst() {
             do throws(PluralOperands.FormatError) {

@@ -21,19 +21,18 @@ struct PublishCommand: Command {
                          help: "The bundle directory holding <language>.lproj folders (and root .xcstrings catalogs)."),
             ArgumentSpec(name: "outdir", help: "The folder to publish into (created if missing)."),
         ],
-        options: [
-            .value("development-language", valueName: "language", default: "en",
-                   help: "The language translations are compared with by the lint."),
-            .flag("follow-external-symlinks",
-                  help: "Also publish tables and folders whose symbolic links lead outside the bundle (off: such a "
-                    + "link is refused, so that whoever can write the bundle cannot publish other files)."),
-        ],
+        options: [LintCommand.developmentLanguage, followsExternalSymlinks],
         exitCodes: [
             (ExitCode.success, "Published (or the bundle is the current release already)."),
             (ExitCode.failure, "A table has errors, or the bundle or OUTDIR cannot be read or written."),
             (ExitCode.usage, "The command line is wrong."),
         ]
     )
+
+    static let followsExternalSymlinks: CommandOption<Bool> = .flag(
+        "follow-external-symlinks",
+        help: "Also publish tables and folders whose symbolic links lead outside the bundle (off: such a link is "
+            + "refused, so that whoever can write the bundle cannot publish other files).")
 
     var bundle: String
     var output: String
@@ -43,8 +42,8 @@ struct PublishCommand: Command {
     init(arguments: ParsedArguments) throws(UsageError) {
         bundle = try BundleOptions.bundle(arguments.positionals[0])
         output = arguments.positionals[1]
-        developmentLanguage = arguments.value("development-language") ?? "en"
-        followsExternalSymlinks = arguments.flag("follow-external-symlinks")
+        developmentLanguage = try arguments[LintCommand.developmentLanguage]
+        followsExternalSymlinks = try arguments[Self.followsExternalSymlinks]
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
@@ -52,7 +51,7 @@ struct PublishCommand: Command {
         let lint = LintCommand(paths: [bundle], developmentLanguage: developmentLanguage)
         for file in report.files { io.stderr.write(lint.text(for: file)) }
         guard report.errorCount == 0 else {
-            io.stderr.write("hotstrings publish: error: \(LintCommand.summary(report)); nothing published\n")
+            io.printError("\(LintCommand.summary(report)); nothing published")
             return ExitCode.failure
         }
         do throws(ReleaseError) {
@@ -60,8 +59,7 @@ struct PublishCommand: Command {
             publisher.followsExternalSymlinks = followsExternalSymlinks
             let outcome = try publisher.publish(bundle: bundle, to: output)
             for path in outcome.skippedFiles {
-                io.stderr.write("hotstrings publish: warning: \(path) is not a table (.strings, .stringsdict, "
-                    + ".xcstrings): not published\n")
+                io.printWarning("\(path) is not a table (.strings, .stringsdict, .xcstrings): not published")
             }
             let manifest = outcome.manifest
             if outcome.isUnchanged {
@@ -72,7 +70,7 @@ struct PublishCommand: Command {
             }
             return ExitCode.success
         } catch {
-            io.stderr.write("hotstrings publish: error: \(error)\n")
+            io.printError("\(error)")
             return ExitCode.failure
         }
     }
@@ -101,7 +99,7 @@ struct PullCommand: Command {
             ArgumentSpec(name: "url", help: "The published folder's http:// or https:// URL (or its manifest's)."),
             ArgumentSpec(name: "bundle", help: "The bundle directory to install into."),
         ],
-        options: PullSettings.specs,
+        options: PullSettings.limits + [timeout],
         exitCodes: [
             (ExitCode.success, "The current release is installed (new, or it was already)."),
             (ExitCode.failure, "Nothing was installed (the reason is on standard error)."),
@@ -109,11 +107,13 @@ struct PullCommand: Command {
         ]
     )
 
+    static let timeout = PullSettings.timeout(named: "timeout")
+
     var bundle: String
     var settings: PullSettings
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        settings = try PullSettings(url: arguments.positionals[0], arguments)
+        settings = try PullSettings(url: arguments.positionals[0], arguments, timeout: Self.timeout)
         bundle = try BundleOptions.bundle(arguments.positionals[1])
     }
 
@@ -129,7 +129,7 @@ struct PullCommand: Command {
             }
             return ExitCode.success
         } catch {
-            io.stderr.write("hotstrings pull: error: nothing installed: \(error)\n")
+            io.printError("nothing installed: \(error)")
             return ExitCode.failure
         }
     }
@@ -167,7 +167,7 @@ struct RollbackCommand: Command {
             io.stdout.write("rolled back from \(from.id) to \(to.id)\n")
             return ExitCode.success
         } catch {
-            io.stderr.write("hotstrings rollback: error: \(error)\n")
+            io.printError("\(error)")
             return ExitCode.failure
         }
     }
@@ -175,51 +175,44 @@ struct RollbackCommand: Command {
 
 /// The options of `pull`, which `serve --pull` takes too (with `--pull-timeout` for `--timeout`).
 struct PullSettings {
-    static let specs = specs(timeoutOption: "timeout")
+    static let keptReleases: CommandOption<Int> = .value(
+        "keep-releases", .integer("count", in: 0...1000), default: 3,
+        help: "Releases before the current one kept in the bundle for rollback.")
+    static let maximumManifestSize: CommandOption<Int> = .value(
+        "max-manifest-size", .integer("bytes", in: 1...(1 << 30)), default: 4 << 20, help: "The largest manifest read.")
+    static let maximumDownloadSize: CommandOption<Int> = .value(
+        "max-download-size", .integer("bytes", in: 1...(1 << 30)), default: 16 << 20,
+        help: "The largest file a manifest may name.")
+    static let maximumReleaseSize: CommandOption<Int> = .value(
+        "max-release-size", .integer("bytes", in: 1...(1 << 40)), default: 256 << 20,
+        help: "The largest release (all its files together) fetched and installed.")
+    static let maximumRedirects: CommandOption<Int> = .value(
+        "max-redirects", .integer("count", in: 0...50), default: 5, help: "Redirects followed per request.")
 
-    /// The options, the response timeout named `timeoutOption`.
-    static func specs(timeoutOption: String) -> [OptionSpec] {
-        [
-            .value("keep-releases", valueName: "count", default: "3",
-                   help: "Releases before the current one kept in the bundle for rollback."),
-            .value("max-manifest-size", valueName: "bytes", default: String(4 << 20),
-                   help: "The largest manifest read."),
-            .value("max-download-size", valueName: "bytes", default: String(16 << 20),
-                   help: "The largest file a manifest may name."),
-            .value("max-release-size", valueName: "bytes", default: String(256 << 20),
-                   help: "The largest release (all its files together) fetched and installed."),
-            .value(timeoutOption, valueName: "s", default: "10",
-                   help: "Longest wait for the next bytes of a response."),
-            .value("max-redirects", valueName: "count", default: "5", help: "Redirects followed per request."),
-        ]
+    /// The limits, in the order help lists them (the timeout is each command's own, see `timeout(named:)`).
+    static let limits: [any OptionDeclaration] = [
+        keptReleases, maximumManifestSize, maximumDownloadSize, maximumReleaseSize, maximumRedirects,
+    ]
+
+    /// The response timeout, `--timeout` of `pull` and `--pull-timeout` of `serve`.
+    static func timeout(named name: String) -> CommandOption<Duration> {
+        .value(name, .duration(plain: .seconds, in: .nanoseconds(1) ... .seconds(3600)), default: .seconds(10),
+               help: "Longest wait for the next bytes of a response.")
     }
-
-    /// The names of the options besides the timeout's.
-    static let limitOptions = ["keep-releases", "max-manifest-size", "max-download-size", "max-release-size",
-                               "max-redirects"]
 
     var options: HotStringsRelease.PullOptions
 
-    init(url: String, _ arguments: ParsedArguments, timeoutOption: String = "timeout") throws(UsageError) {
+    init(url: String, _ arguments: ParsedArguments, timeout: CommandOption<Duration>) throws(UsageError) {
         do throws(ReleaseError) {
             options = try HotStringsRelease.PullOptions(url: url)
         } catch {
             throw UsageError("\(error)")
         }
-        func count(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            guard let value = arguments.value(name).flatMap(Int.init), range.contains(value) else {
-                throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return value
-        }
-        options.keptReleases = try count("keep-releases", 0...1000)
-        options.maximumManifestSize = try count("max-manifest-size", 1...(1 << 30))
-        options.maximumFileSize = try count("max-download-size", 1...(1 << 30))
-        options.maximumReleaseSize = try count("max-release-size", 1...(1 << 40))
-        options.limits.maximumRedirects = try count("max-redirects", 0...50)
-        guard let timeout = arguments.value(timeoutOption).flatMap(Double.init), timeout > 0, timeout <= 3600 else {
-            throw UsageError("--\(timeoutOption) takes seconds, more than 0 and at most 3600")
-        }
-        options.limits.idleTimeout = .milliseconds(Int(timeout * 1000))
+        options.keptReleases = try arguments[Self.keptReleases]
+        options.maximumManifestSize = try arguments[Self.maximumManifestSize]
+        options.maximumFileSize = try arguments[Self.maximumDownloadSize]
+        options.maximumReleaseSize = try arguments[Self.maximumReleaseSize]
+        options.limits.maximumRedirects = try arguments[Self.maximumRedirects]
+        options.limits.idleTimeout = try arguments[timeout]
     }
 }

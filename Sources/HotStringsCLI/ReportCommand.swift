@@ -14,13 +14,8 @@ protocol ReportCommand: Command {
 }
 
 extension ReportCommand {
-    /// The options every report command has.
-    static var reportOptions: [OptionSpec] {
-        [.flag("json", help: "Print the daemon's answer as one JSON object.")] + ClientOptions.specs
-    }
-
     init(arguments: ParsedArguments) throws(UsageError) {
-        self.init(printsJSON: arguments.flag("json"), client: try ClientOptions(arguments))
+        self.init(printsJSON: try arguments[ReportOptions.printsJSON], client: try ClientOptions(arguments))
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
@@ -36,6 +31,12 @@ extension ReportCommand {
     }
 }
 
+/// The options every report command has.
+enum ReportOptions {
+    static let printsJSON: CommandOption<Bool> = .flag("json", help: "Print the daemon's answer as one JSON object.")
+    static let options: [any OptionDeclaration] = [printsJSON] + ClientOptions.options
+}
+
 /// `hotstrings status`: the daemon's health.
 struct StatusCommand: ReportCommand {
     static let spec = CommandSpec(
@@ -48,7 +49,7 @@ struct StatusCommand: ReportCommand {
             result (the error of a failed one) and the next pull's time. --json prints the daemon's answer as \
             it is.
             """,
-        options: reportOptions,
+        options: ReportOptions.options,
         exitCodes: ClientOptions.exitCodes(
             success: "The status was printed.",
             failure: "The daemon refused the request."

@@ -15,21 +15,22 @@ struct SelectLanguageCommand: Command {
         arguments: [
             ArgumentSpec(name: "language", help: "The language, such as fr or pt-BR.", isOptional: true),
         ],
-        options: [
-            .flag("clear", help: "Clear the selection: lookups fall back to the development language."),
-        ] + ClientOptions.specs,
+        options: [clears] + ClientOptions.options,
         exitCodes: ClientOptions.exitCodes(
             success: "The language was selected (or the selection cleared).",
             failure: "The bundle has no such language (standard error lists those it has)."
         )
     )
 
+    static let clears: CommandOption<Bool> = .flag(
+        "clear", help: "Clear the selection: lookups fall back to the development language.")
+
     /// The language to select; nil clears the selection.
     var language: String?
     var client: ClientOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        let clears = arguments.flag("clear")
+        let clears = try arguments[Self.clears]
         language = arguments.positionals.first
         switch (language, clears) {
         case (nil, false): throw UsageError("missing argument <language> (or --clear)")

@@ -34,7 +34,7 @@ struct ServeCommand: Command {
             Pulling (--pull URL): the daemon keeps BUNDLE fed from a release published with 'hotstrings \
             publish' on any web server or CDN, as 'hotstrings pull' does once (verified, installed with one \
             swap of BUNDLE/..data, so subscribers get one reload per release). It pulls at start, then every \
-            --pull-interval seconds (a random 90-100% of it, so machines drift apart); an unchanged origin \
+            --pull-interval (a random 90-100% of it, so machines drift apart); an unchanged origin \
             costs one request answered 304. After a failure it retries after half to all of twice the \
             interval, doubling with each failure in a row up to 5 minutes (or the interval when longer), and \
             keeps serving the installed release meanwhile, offline indefinitely. A failure is logged, sent \
@@ -53,23 +53,35 @@ struct ServeCommand: Command {
             ArgumentSpec(name: "bundle", help: "The bundle directory holding <language>.lproj folders.",
                          isOptional: true),
         ],
-        options: BundleOptions.specs + [
-            .value("socket", valueName: "path", help: "The socket path."),
-            .value("socket-mode", valueName: "octal", default: "600", help: "The socket file's permissions."),
-            .value("state-dir", valueName: "path", help: "Where the selected language is saved."),
-            .value("allow-uid", valueName: "uids", help: "More user ids that may connect, comma-separated."),
-            .value("client-buffer", valueName: "bytes", default: String(8 << 20),
-                   help: "Unsent bytes a client may fall behind before it is resynchronized."),
-            .value("log-level", valueName: "level", default: "info", help: "debug, info, warning or error."),
-            .value("pull", valueName: "url", help: "Keep pulling releases from this http:// or https:// URL."),
-            .value("pull-interval", valueName: "s", default: "30", help: "Seconds between pulls (0.1 to 86400)."),
-        ] + PullSettings.specs(timeoutOption: "pull-timeout"),
+        options: BundleOptions.options + [
+            socket, socketMode, stateDirectory, allowedUserIDs, clientBuffer, logLevel, pullURL, pullInterval,
+        ] + PullSettings.limits + [pullTimeout],
         exitCodes: [
             (ExitCode.success, "Stopped by SIGTERM or SIGINT."),
             (ExitCode.failure, "The daemon could not start (the reason is on standard error)."),
             (ExitCode.usage, "The command line is wrong."),
         ]
     )
+
+    static let socket: CommandOption<String?> = .optional("socket", .text("path"), help: "The socket path.")
+    static let socketMode: CommandOption<UInt32> = .value(
+        "socket-mode", .permissions, default: 0o600, help: "The socket file's permissions.")
+    static let stateDirectory: CommandOption<String?> = .optional(
+        "state-dir", .text("path"), help: "Where the selected language is saved.")
+    static let allowedUserIDs: CommandOption<[UInt32]> = .list(
+        "allow-uid", .userID, help: "More user ids that may connect.")
+    static let clientBuffer: CommandOption<Int> = .value(
+        "client-buffer", .integer("bytes", in: 4096 ... .max), default: 8 << 20,
+        help: "Unsent bytes a client may fall behind before it is resynchronized.")
+    static let logLevel: CommandOption<Log.Level> = .value(
+        "log-level", .choice(Log.Level.allCases.map { (name: "\($0)", value: $0) }), default: .info,
+        help: "The least important messages logged.")
+    static let pullURL: CommandOption<String?> = .optional(
+        "pull", .text("url"), help: "Keep pulling releases from this http:// or https:// URL.")
+    static let pullInterval: CommandOption<Duration> = .value(
+        "pull-interval", .duration(plain: .seconds, in: .milliseconds(100) ... .seconds(86_400)), default: .seconds(30),
+        help: "Time between pulls.")
+    static let pullTimeout = PullSettings.timeout(named: "pull-timeout")
 
     var configuration: ServerConfiguration
     var logLevel: Log.Level
@@ -79,32 +91,16 @@ struct ServeCommand: Command {
         let environment = ProcessInfo.processInfo.environment
         configuration = ServerConfiguration(
             bundle: try BundleOptions.bundle(arguments.positionals.first ?? "."),
-            socketPath: SocketPath.resolve(option: arguments.value("socket"), environment: environment,
+            socketPath: SocketPath.resolve(option: try arguments[Self.socket], environment: environment,
                                            userID: ProcessStatistics.userID)
         )
         configuration.developmentLanguage = bundleOptions.developmentLanguage
         configuration.watcher = bundleOptions.watcher
-        guard let mode = arguments.value("socket-mode").flatMap({ UInt32($0, radix: 8) }), mode <= 0o777 else {
-            throw UsageError("--socket-mode takes octal permissions such as 600 or 660")
-        }
-        configuration.socketMode = mode
-        configuration.stateDirectory = arguments.value("state-dir") ?? Self.defaultStateDirectory(environment)
-        if let list = arguments.value("allow-uid") {
-            for item in list.split(separator: ",") {
-                guard let uid = UInt32(item.trimmingCharacters(in: .whitespaces)) else {
-                    throw UsageError("--allow-uid takes numeric user ids separated by commas")
-                }
-                configuration.allowedUserIDs.insert(uid)
-            }
-        }
-        guard let buffer = arguments.value("client-buffer").flatMap(Int.init), buffer >= 4096 else {
-            throw UsageError("--client-buffer takes a number of bytes, at least 4096")
-        }
-        configuration.clientBufferBytes = buffer
-        guard let level = arguments.value("log-level").flatMap(Log.Level.init(name:)) else {
-            throw UsageError("--log-level takes debug, info, warning or error")
-        }
-        logLevel = level
+        configuration.socketMode = try arguments[Self.socketMode]
+        configuration.stateDirectory = try arguments[Self.stateDirectory] ?? Self.defaultStateDirectory(environment)
+        configuration.allowedUserIDs.formUnion(try arguments[Self.allowedUserIDs])
+        configuration.clientBufferBytes = try arguments[Self.clientBuffer]
+        logLevel = try arguments[Self.logLevel]
         configuration.pull = try Self.pull(arguments)
     }
 
@@ -112,10 +108,9 @@ struct ServeCommand: Command {
     /// without `--pull`.
     static func pull(_ arguments: ParsedArguments) throws(UsageError)
         -> (options: HotStringsRelease.PullOptions, schedule: PullSchedule)? {
-        guard let url = arguments.values("pull").last else {
-            for name in ["pull-interval", "pull-timeout"] + PullSettings.limitOptions
-            where !arguments.values(name).isEmpty {
-                throw UsageError("--\(name) needs --pull URL")
+        guard let url = try arguments[pullURL] else {
+            for option in [pullInterval, pullTimeout] + PullSettings.limits where arguments.isGiven(option) {
+                throw UsageError("--\(option.spec.name) needs --pull URL")
             }
             return nil
         }
@@ -124,10 +119,8 @@ struct ServeCommand: Command {
         } catch {
             throw UsageError("--pull: \(error)")
         }
-        let options = try PullSettings(url: url, arguments, timeoutOption: "pull-timeout").options
-        guard let seconds = arguments.value("pull-interval").flatMap(Double.init), seconds >= 0.1, seconds <= 86_400
-        else { throw UsageError("--pull-interval takes seconds from 0.1 to 86400") }
-        return (options, PullSchedule(interval: .milliseconds(Int((seconds * 1000).rounded()))))
+        let options = try PullSettings(url: url, arguments, timeout: pullTimeout).options
+        return (options, PullSchedule(interval: try arguments[pullInterval]))
     }
 
     static func defaultStateDirectory(_ environment: [String: String]) -> String? {
@@ -141,8 +134,7 @@ struct ServeCommand: Command {
         do {
             return try Server.run(configuration)
         } catch {
-            let message = DisplayText.escaped("\(error)", keepingBackslashes: true)
-            io.stderr.write("hotstrings serve: error: \(message)\n")
+            io.printError("\(error)")
             return ExitCode.failure
         }
     }

@@ -6,7 +6,7 @@ import LinuxSystem
 /// `hotstrings subscribe`: the daemon's events as they happen, until the daemon stops or SIGINT.
 struct SubscribeCommand: Command {
     /// How events are printed.
-    enum Format: String {
+    enum Format: String, Sendable {
         /// Each event line exactly as the daemon sent it.
         case json
         /// One readable line per event (per table, for a reload).
@@ -30,12 +30,7 @@ struct SubscribeCommand: Command {
             Runs until SIGINT or SIGTERM (exit 0) or until the daemon closes the connection, for example \
             because it stopped (exit 3).
             """,
-        options: [
-            .value("languages", valueName: "list", help: "Only tables of these languages, comma-separated."),
-            .value("tables", valueName: "list", help: "Only these tables, comma-separated."),
-            .value("format", valueName: "format", default: Format.json.rawValue, help: "json or text."),
-            .flag("no-snapshot", help: "Start with the next change instead of a snapshot of the tables."),
-        ] + ClientOptions.specs,
+        options: [languages, tables, format, skipsSnapshot] + ClientOptions.options,
         exitCodes: [
             (ExitCode.success, "Stopped by SIGINT or SIGTERM."),
             (ExitCode.failure, "The daemon refused the subscription."),
@@ -45,20 +40,29 @@ struct SubscribeCommand: Command {
         ]
     )
 
+    static let languages: CommandOption<[String]> = .list(
+        "languages", .text("language"), help: "Only tables of these languages.")
+    static let tables: CommandOption<[String]> = .list("tables", .text("table"), help: "Only these tables.")
+    static let format: CommandOption<Format> = .value(
+        "format", .choice([("json", .json), ("text", .text)]), default: .json, help: "How events are printed.")
+    static let skipsSnapshot: CommandOption<Bool> = .flag(
+        "no-snapshot", help: "Start with the next change instead of a snapshot of the tables.")
+
     var subscription: Subscription
     var format: Format
     var client: ClientOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
+        // An option not given subscribes to every language or table (nil), not to none.
+        let languages = try arguments[Self.languages]
+        let tables = try arguments[Self.tables]
+        let skipsSnapshot = try arguments[Self.skipsSnapshot]
         subscription = Subscription(
-            languages: try ClientOptions.list(arguments.value("languages"), option: "languages"),
-            tables: try ClientOptions.list(arguments.value("tables"), option: "tables"),
-            snapshot: !arguments.flag("no-snapshot")
+            languages: arguments.isGiven(Self.languages) ? languages : nil,
+            tables: arguments.isGiven(Self.tables) ? tables : nil,
+            snapshot: !skipsSnapshot
         )
-        guard let format = arguments.value("format").flatMap(Format.init(rawValue:)) else {
-            throw UsageError("--format takes json or text")
-        }
-        self.format = format
+        format = try arguments[Self.format]
         client = try ClientOptions(arguments)
     }
 

@@ -13,9 +13,7 @@ struct TableCommand: Command {
         arguments: [
             ArgumentSpec(name: "language", help: "The language, such as de or pt-BR (case and _ or - do not matter)."),
         ],
-        options: [
-            .value("table", short: "t", valueName: "name", default: Request.defaultTable, help: "The table."),
-        ] + ClientOptions.specs,
+        options: [ClientOptions.table] + ClientOptions.options,
         exitCodes: ClientOptions.exitCodes(
             success: "The table was printed.",
             failure: "The daemon has no such table, or refused the request."
@@ -29,8 +27,7 @@ struct TableCommand: Command {
     init(arguments: ParsedArguments) throws(UsageError) {
         language = arguments.positionals[0]
         if language.isEmpty { throw UsageError("the language must not be empty") }
-        table = arguments.value("table") ?? Request.defaultTable
-        if table.isEmpty { throw UsageError("--table takes a table name") }
+        table = try arguments[ClientOptions.table]
         client = try ClientOptions(arguments)
     }
 
@@ -42,7 +39,7 @@ struct TableCommand: Command {
         case .failed(let code): return code
         }
         guard let entries = result["entries"]?.objectMembers else {
-            ClientOptions.printError("the daemon's answer has no entries", io: &io)
+            io.printError("the daemon's answer has no entries")
             return ExitCode.connectionLost
         }
         let members = entries.map { key, value in

@@ -22,13 +22,14 @@ struct WatchCommand: Command {
             SIGHUP forces a full rescan.
 
             Settling: a finished write (close after writing, or a rename onto the name) is read after a \
-            batching window of --batch-window microseconds; a file only modified is read once quiet for \
-            --settle milliseconds; a deletion counts only if the file is still gone after --settle.
+            batching window of --batch-window; a file only modified is read once quiet for --settle; a \
+            deletion counts only if the file is still gone after --settle. Both take a unit (50ms, 500us); a \
+            plain number is milliseconds for --settle and microseconds for --batch-window, as it always was.
             """,
         arguments: [
             ArgumentSpec(name: "bundle", help: "The bundle directory holding <language>.lproj folders."),
         ],
-        options: BundleOptions.specs,
+        options: BundleOptions.options,
         exitCodes: [
             (ExitCode.success, "Stopped by SIGINT or SIGTERM."),
             (ExitCode.failure, "The bundle cannot be watched (the reason is on standard error)."),
@@ -51,7 +52,7 @@ struct WatchCommand: Command {
         do {
             watcher = try BundleWatcher(root: bundle, options: options.watcher)
         } catch {
-            io.stderr.write("hotstrings watch: error: cannot watch \(DisplayText.escaped(bundle)): \(error)\n")
+            io.printError("cannot watch \(bundle): \(error)")
             return ExitCode.failure
         }
         let store = StringsStore(developmentLanguage: options.developmentLanguage)

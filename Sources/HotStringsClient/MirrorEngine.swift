@@ -1,8 +1,9 @@
 import HotStringsProtocol
 import StringsFormat
 
-/// What readers see: every key's value for the current language, already resolved through the fallback
-/// chain, so a lookup is two hash lookups under a lock that is only ever held for an assignment.
+/// Every key's value for the current language, already resolved through the fallback chain: what readers see,
+/// once `MirrorCore` has frozen it into a `MirrorSnapshot` (readers never read this value itself, nor take the
+/// engine's lock it lives under; a lookup is one hash probe in the published snapshot, see `SnapshotPublisher`).
 struct MirrorView: Sendable {
     /// Table name → key → the value in the first language of the chain that has the key (a rule's plain text).
     var strings: [String: [String: String]] = [:]

@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// One background thread owns the socket: it connects, says `hello`, delivers events, sends queued requests
 /// and commands, and when the connection fails or ends, waits with `Backoff` and connects again, for as
-/// long as the transport is not stopped. Every wait is a `Poller` wait or a semaphore wait that `stop()` and
-/// new requests interrupt, so the thread uses no CPU while nothing happens.
+/// long as the transport is not stopped. Every wait is a wait of the connection's `EventPoller` (through
+/// `LineConnection.wait`) or of the retry semaphore, and `stop()` and new requests interrupt both (the
+/// connection's `ConnectionInterrupter`, the semaphore's signal), so the thread uses no CPU while nothing happens.
 final class SocketTransport: HotStringsTransport {
     /// Where and how to connect.
     struct Options: Sendable {

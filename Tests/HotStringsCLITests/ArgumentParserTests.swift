@@ -1,16 +1,19 @@
 import Testing
 @testable import HotStringsCLI
 
+private let alpha: CommandOption<Bool> = .flag("alpha", short: "a", help: "A flag.")
+private let beta: CommandOption<Bool> = .flag("beta", short: "b", help: "Another flag.")
+/// Any text, the empty one too: the parser's cases, not a type's checks.
+private let name: CommandOption<String> = .value(
+    "name", short: "n", OptionType(placeholder: "name", note: nil, read: { text, _ in text }, text: { $0 }),
+    default: "anon", help: "A value.")
+
 /// A command shape that exercises every parser feature: flags with short names, a value option, one argument.
 private let spec = CommandSpec(
     name: "test",
     abstract: "A command for parser tests.",
     arguments: [ArgumentSpec(name: "file", help: "A file.")],
-    options: [
-        .flag("alpha", short: "a", help: "A flag."),
-        .flag("beta", short: "b", help: "Another flag."),
-        .value("name", short: "n", valueName: "name", default: "anon", help: "A value."),
-    ]
+    options: [alpha, beta, name]
 )
 
 struct ArgumentParserTests {
@@ -42,9 +45,9 @@ struct ArgumentParserTests {
     func parsesValidArguments(_ testCase: Case) throws {
         let parsed = try ArgumentParser(spec: spec).parse(testCase.arguments)
         #expect(!parsed.isHelpRequested)
-        #expect(parsed.flag("alpha") == testCase.alpha)
-        #expect(parsed.flag("beta") == testCase.beta)
-        #expect(parsed.value("name") == testCase.name)
+        #expect(try parsed[alpha] == testCase.alpha)
+        #expect(try parsed[beta] == testCase.beta)
+        #expect(try parsed[name] == testCase.name)
         #expect(parsed.positionals == testCase.positionals)
     }
 
@@ -82,6 +85,7 @@ struct ArgumentParserTests {
         let help = LintCommand.spec.help
         #expect(help.hasPrefix("OVERVIEW: \(LintCommand.spec.abstract)\n"))
         #expect(help.contains("USAGE: hotstrings lint [--development-language <language>] [--json]"))
+        #expect(help.components(separatedBy: "--development-language <language>").count == 3, "usage and one row")
         #expect(help.contains("  -q, --quiet  "))
         #expect(help.contains("(default: en)"))
         #expect(help.contains("  -h, --help  "))
@@ -123,23 +127,26 @@ struct CLITests {
     }
 
     @Test(arguments: [
-        ([], "missing command", "hotstrings <command>"),
-        (["frob"], "unknown command 'frob'", "hotstrings <command>"),
-        (["--frob"], "unknown option '--frob'", "hotstrings <command>"),
-        (["help", "frob"], "unknown command 'frob'", "hotstrings help"),
-        (["lint"], "missing argument <path>", "hotstrings lint"),
-        (["lint", "--frob", "x"], "unknown option '--frob'", "hotstrings lint"),
-        (["lint", "--development-language"], "missing value for option '--development-language'", "hotstrings lint"),
-        (["lint", "--development-language=", "x"], "the development language must not be empty", "hotstrings lint"),
-        (["dump"], "missing argument <file>", "hotstrings dump"),
-        (["dump", "a", "b"], "unexpected argument 'b'", "hotstrings dump"),
-    ] as [([String], String, String)])
-    func usageErrorsExit64WithOneLineAndUsage(_ arguments: [String], message: String, usage: String) {
+        ([], "hotstrings", "missing command", "hotstrings <command>"),
+        (["frob"], "hotstrings", "unknown command 'frob'", "hotstrings <command>"),
+        (["--frob"], "hotstrings", "unknown option '--frob'", "hotstrings <command>"),
+        (["help", "frob"], "hotstrings help", "unknown command 'frob'", "hotstrings help"),
+        (["lint"], "hotstrings lint", "missing argument <path>", "hotstrings lint"),
+        (["lint", "--frob", "x"], "hotstrings lint", "unknown option '--frob'", "hotstrings lint"),
+        (["lint", "--development-language"], "hotstrings lint", "missing value for option '--development-language'",
+         "hotstrings lint"),
+        (["lint", "--development-language=", "x"], "hotstrings lint",
+         "--development-language takes a language, not an empty value", "hotstrings lint"),
+        (["dump"], "hotstrings dump", "missing argument <file>", "hotstrings dump"),
+        (["dump", "a", "b"], "hotstrings dump", "unexpected argument 'b'", "hotstrings dump"),
+    ] as [([String], String, String, String)])
+    func usageErrorsExit64WithOneLineAndUsage(_ arguments: [String], prefix: String, message: String, usage: String) {
         let result = run(arguments)
         #expect(result.code == 64)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines.first == "hotstrings: error: \(message)"[...])
+        // `hotstrings CMD: error: …` once the command is known, `hotstrings: error: …` before.
+        #expect(lines.first == "\(prefix): error: \(message)"[...])
         #expect(lines.dropFirst().first?.hasPrefix("USAGE: \(usage)") == true)
     }
 }

@@ -10,7 +10,8 @@ struct BundleArgumentTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         let result = run(command + [file] + (command == ["serve"] ? ["--socket", file + ".sock"] : []))
         #expect(result.code == 64)
-        #expect(result.stderr.hasPrefix("hotstrings: error: \(file) is not a directory"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("hotstrings \(command[0]): error: \(file) is not a directory"),
+                "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: file), "the file is left alone")
     }
 }

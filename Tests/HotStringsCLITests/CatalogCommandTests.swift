@@ -50,7 +50,8 @@ struct CatalogCommandTests {
             #expect(decoded?["pl"]?["Bye"] as? String == "Pa")
             let missing = run(["dump", "--language", "fr", "\(root)/T.xcstrings"])
             #expect(missing.code == ExitCode.failure)
-            #expect(missing.stderr == "\(root)/T.xcstrings: error: the catalog has no language 'fr' (it has en, pl)\n")
+            #expect(missing.stderr
+                == "hotstrings dump: error: \(root)/T.xcstrings has no language 'fr' (it has en, pl)\n")
         }
         #expect(run(["dump", "--language", "en", "x.strings"]).code == ExitCode.usage)
     }

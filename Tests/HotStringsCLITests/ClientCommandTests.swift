@@ -39,8 +39,8 @@ struct ClientCommandTests {
         let missing = try served.run(["get", "no.such.key", "--language", "de"])
         #expect(missing.code == 1)
         #expect(missing.stdout.isEmpty)
-        #expect(missing.stderr
-            == "hotstrings: error: no value for 'no.such.key' in table 'Localizable' (tried de and the fallbacks)\n")
+        #expect(missing.stderr == "hotstrings get: error: no value for 'no.such.key' in table 'Localizable' "
+            + "(tried de and the fallbacks)\n")
 
         let missingJSON = try served.run(["get", "no such key", "--json"])
         #expect(missingJSON.code == 1)
@@ -62,7 +62,7 @@ struct ClientCommandTests {
         let missing = try served.run(["table", "it"])
         #expect(missing.code == 1)
         #expect(missing.stdout.isEmpty)
-        #expect(missing.stderr == "hotstrings: error: no table 'Localizable' in language 'it'\n")
+        #expect(missing.stderr == "hotstrings table: error: no table 'Localizable' in language 'it'\n")
         #expect(try served.stop() == 0)
     }
 
@@ -112,7 +112,7 @@ struct ClientCommandTests {
         #expect(unsupported.code == 1)
         #expect(unsupported.stdout.isEmpty)
         #expect(unsupported.stderr == """
-            hotstrings: error: unsupported language 'it'
+            hotstrings select-language: error: unsupported language 'it'
             available languages: de, en, fr, pt-BR, zh-Hans
 
             """)

@@ -72,7 +72,7 @@ struct ClientDaemonTests {
         let result = try served.run(["get", "greeting", "--timeout", "0.3"])
         try served.daemon.process.send(signal: SIGCONT)
         #expect(result.code == 3)
-        #expect(result.stderr == "hotstrings: error: no answer from the daemon at \(served.socket) within 300 ms\n")
+        #expect(result.stderr == "hotstrings get: error: no answer from the daemon at \(served.socket) within 300 ms\n")
         #expect(result.stdout.isEmpty)
         #expect(try served.run(["get", "greeting"]).stdout == "Hello!\n")
         #expect(try served.stop() == 0)
@@ -87,7 +87,7 @@ struct ClientDaemonTests {
         let result = try served.run(["languages"])
         #expect(result.code == 2)
         #expect(result.stderr == """
-            hotstrings: error: cannot connect to \(served.socket): Connection refused (ECONNREFUSED)
+            hotstrings languages: error: cannot connect to \(served.socket): Connection refused (ECONNREFUSED)
             hint: start the daemon with: hotstrings serve --socket \(served.socket) <bundle>
 
             """)

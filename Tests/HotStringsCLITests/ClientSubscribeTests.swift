@@ -49,7 +49,7 @@ struct ClientSubscribeTests {
         #expect(!FileManager.default.fileExists(atPath: served.socket))
         #expect(json.waitForExit() == 3)
         #expect(json.errorText
-            == "hotstrings: error: connection lost: the daemon at \(served.socket) closed the connection\n")
+            == "hotstrings subscribe: error: connection lost: the daemon at \(served.socket) closed the connection\n")
     }
 
     @Test func filtersLimitTheSnapshotAndParseErrorsPrintAsErrorLines() throws {

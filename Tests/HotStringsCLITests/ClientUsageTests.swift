@@ -9,20 +9,26 @@ struct ClientUsageTests {
 
     @Test(arguments: [
         (["get"], "missing argument <key>"),
-        (["get", "a", "--width", "wide"], "--width takes a number, not 'wide'"),
-        (["get", "a", "--language", ","], "--language takes a comma-separated list"),
-        (["get", "a", "--table", ""], "--table takes a table name"),
-        (["get", "a", "--timeout", "0"], "--timeout takes a number of seconds greater than 0, such as 10 or 0.5"),
-        (["get", "a", "--timeout", "soon"], "--timeout takes a number of seconds greater than 0, such as 10 or 0.5"),
-        (["get", "a", "--socket="], "--socket takes a path"),
+        (["get", "a", "--width", "wide"], "--width takes a whole number at least 0, not 'wide'"),
+        (["get", "a", "--language", ","], "--language takes a comma-separated list of languages, not ','"),
+        (["get", "a", "--table", ""], "--table takes a name, not an empty value"),
+        (["get", "a", "--timeout", "0"], "--timeout takes a duration more than 0 and at most 24h, not '0'"),
+        (["get", "a", "--timeout", "soon"],
+         "--timeout takes a duration such as 50ms, 1.5s or 2m (a plain number is seconds), not 'soon'"),
+        (["get", "a", "--timeout", "2 fortnights"],
+         "--timeout: unknown unit 'fortnights' in '2 fortnights': use ns, us, ms, s, m or h (a plain number is "
+            + "seconds)"),
+        (["get", "a", "--socket="], "--socket takes a path, not an empty value"),
         (["table"], "missing argument <language>"),
         (["languages", "de"], "languages takes LANGUAGE arguments only with --resolve"),
         (["languages", "--resolve", "fr!"], "'fr!' is not a language tag"),
         (["status", "--verbose"], "unknown option '--verbose'"),
         (["select-language"], "missing argument <language> (or --clear)"),
         (["select-language", "fr", "--clear"], "give a language or --clear, not both"),
-        (["subscribe", "--format", "xml"], "--format takes json or text"),
-        (["subscribe", "--tables", ""], "--tables takes a comma-separated list"),
+        (["subscribe", "--format", "xml"], "--format takes json or text, not 'xml'"),
+        (["subscribe", "--tables", ""], "--tables takes a comma-separated list of tables, not ''"),
+        (["subscribe", "--languages", "de", "--languages", " , "],
+         "--languages takes a comma-separated list of languages, not ' , '"),
         (["subscribe", "--no-snapshot=yes"], "option '--no-snapshot' does not take a value"),
     ])
     func usageErrorsExit64WithTheUsage(arguments: [String], message: String) {
@@ -30,7 +36,7 @@ struct ClientUsageTests {
         #expect(result.code == 64)
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.first == "hotstrings: error: \(message)")
+        #expect(lines.first == "hotstrings \(arguments[0]): error: \(message)")
         #expect(lines.dropFirst().first?.hasPrefix("USAGE: hotstrings \(arguments[0]) ") == true)
         #expect(lines.last == "See 'hotstrings help \(arguments[0])' for more.")
     }
@@ -53,7 +59,7 @@ struct ClientUsageTests {
         #expect(explicit.code == 2)
         #expect(explicit.stdout.isEmpty)
         #expect(explicit.stderr == """
-            hotstrings: error: cannot connect to \(socket): No such file or directory (ENOENT)
+            hotstrings \(arguments[0]): error: cannot connect to \(socket): No such file or directory (ENOENT)
             hint: start the daemon with: hotstrings serve --socket \(socket) <bundle>
 
             """)

@@ -49,7 +49,7 @@ struct DemoTests {
         let result = try runToEnd(["demo", "--once", "--socket", socket, "--timeout", "0.3"])
         #expect(result.code == 2)
         #expect(result.stdout.contains("waiting for the daemon at \(socket)"))
-        #expect(result.stderr == "hotstrings: error: no answer from the daemon at \(socket)\n")
+        #expect(result.stderr == "hotstrings demo: error: no answer from the daemon at \(socket)\n")
     }
 
     @Test(arguments: [
@@ -69,6 +69,6 @@ struct DemoTests {
     func usageErrors(arguments: [String]) {
         let result = run(arguments)
         #expect(result.code == 64)
-        #expect(result.stderr.hasPrefix("hotstrings: error: "))
+        #expect(result.stderr.hasPrefix("hotstrings demo: error: "))
     }
 }

@@ -28,7 +28,7 @@ struct ExecutableTests {
         #expect(try launch(["dump", "-"], stdin: "\"a\" = ;").code == 1)
         let usage = try launch(["lint", "--frob", "x"])
         #expect(usage.code == 64)
-        #expect(usage.stderr.hasPrefix("hotstrings: error: unknown option '--frob'\n"))
+        #expect(usage.stderr.hasPrefix("hotstrings lint: error: unknown option '--frob'\n"))
         #expect(try launch(["--version"]).stdout.hasPrefix("hotstrings "))
     }
 

@@ -25,7 +25,7 @@ struct ServerTrustTests {
         #expect(refused.code == 2)
         #expect(refused.stdout.isEmpty, "nothing of the squatter's is printed")
         #expect(refused.stderr == """
-            hotstrings: error: refusing the server at \(daemon.socket): it runs as uid 65534 (pid \(daemon.pid)), \
+            hotstrings get: error: refusing the server at \(daemon.socket): it runs as uid 65534 (pid \(daemon.pid)), \
             not as this user (uid 0) or root; if you trust it, pass --trust-uid 65534
 
             """)
@@ -76,10 +76,16 @@ struct ServerTrustTests {
         #expect(trusted == (0, "Squatted!\n"))
     }
 
-    @Test(arguments: ["nobody", "1.5", "4294967296", ""])
-    func trustUIDTakesANumericUserID(_ value: String) throws {
+    @Test(arguments: [
+        ("nobody", "--trust-uid takes a numeric user ID such as 1000, not 'nobody'"),
+        ("1.5", "--trust-uid takes a numeric user ID such as 1000, not '1.5'"),
+        ("4294967296", "--trust-uid takes a numeric user ID such as 1000, not '4294967296'"),
+        ("1000,x", "--trust-uid takes a numeric user ID such as 1000, not 'x'"),
+        ("", "--trust-uid takes a comma-separated list of uids, not ''"),
+    ])
+    func trustUIDTakesANumericUserID(_ value: String, message: String) throws {
         let result = try runToEnd(["get", "greeting", "--socket", "/nonexistent.sock", "--trust-uid", value])
         #expect(result.code == 64)
-        #expect(result.stderr.contains("--trust-uid takes a numeric user ID such as 1000, not '\(value)'"))
+        #expect(result.stderr.hasPrefix("hotstrings get: error: \(message)\n"), "\(result.stderr)")
     }
 }

@@ -76,14 +76,18 @@ import Testing
     @Test(arguments: [
         (["--pull", "ftp://example.com/tr"], "--pull: invalid manifest"),
         (["--pull", "not a url"], "--pull: invalid manifest"),
-        (["--pull", "http://127.0.0.1:9", "--pull-interval", "0"], "--pull-interval takes seconds"),
-        (["--pull", "http://127.0.0.1:9", "--pull-interval", "soon"], "--pull-interval takes seconds"),
-        (["--pull", "http://127.0.0.1:9", "--pull-interval", "90000"], "--pull-interval takes seconds"),
+        (["--pull", "http://127.0.0.1:9", "--pull-interval", "0"],
+         "--pull-interval takes a duration from 100ms to 24h, not '0'"),
+        (["--pull", "http://127.0.0.1:9", "--pull-interval", "soon"],
+         "--pull-interval takes a duration such as 50ms, 1.5s or 2m (a plain number is seconds), not 'soon'"),
+        (["--pull", "http://127.0.0.1:9", "--pull-interval", "90000"],
+         "--pull-interval takes a duration from 100ms to 24h, not '90000'"),
         (["--pull-interval", "5"], "--pull-interval needs --pull"),
         (["--keep-releases", "2"], "--keep-releases needs --pull"),
         (["--pull-timeout", "2"], "--pull-timeout needs --pull"),
         (["--pull", "http://127.0.0.1:9", "--keep-releases", "5000"], "--keep-releases takes a whole number"),
-        (["--pull", "http://127.0.0.1:9", "--pull-timeout", "0"], "--pull-timeout takes seconds"),
+        (["--pull", "http://127.0.0.1:9", "--pull-timeout", "0"],
+         "--pull-timeout takes a duration more than 0 and at most 1h, not '0'"),
         (["--pull", "http://127.0.0.1:9", "--max-download-size", "0"], "--max-download-size takes a whole number"),
     ])
     func badPullOptionsAreUsageErrors(arguments: [String], message: String) throws {
@@ -96,8 +100,9 @@ import Testing
     @Test func helpDocumentsPulling() throws {
         let run = try HotstringsProcess.run(["serve", "--help"])
         #expect(run.code == 0)
-        #expect(run.stdout.contains("--pull <url>") && run.stdout.contains("--pull-interval <s>"), "\(run.stdout)")
-        for option in ["--keep-releases <count>", "--pull-timeout <s>", "--max-download-size <bytes>",
+        #expect(run.stdout.contains("--pull <url>") && run.stdout.contains("--pull-interval <duration>"),
+                "\(run.stdout)")
+        for option in ["--keep-releases <count>", "--pull-timeout <duration>", "--max-download-size <bytes>",
                        "--max-manifest-size <bytes>", "--max-redirects <count>"] {
             #expect(run.stdout.contains(option), "\(option) in \(run.stdout)")
         }
