@@ -60,6 +60,48 @@ import Testing
         #expect(grown < 64 << 20, "the peak resident size grew by \(grown) bytes; the origin sent \(sent)")
     }
 
+    @Test func aLargeReleaseIsStreamedToTheDiskNotHeldInMemory() throws {
+        // Finding 8: 16 files of 16 MiB were 366 MB resident. Here 8 files of 8 MiB (64 MiB), each a long comment
+        // and one entry, written and hashed piece by piece, behind publish's back as a hand-made origin would.
+        let (fixture, origin) = try Self.published()
+        var manifest = try ReleaseManifest.decode(
+            try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20))
+        let piece = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for index in 0..<8 {
+            let head = Array("/* \(index) ".utf8), tail = Array(" */\n\"big\" = \"\(index)\";\n".utf8)
+            let temporary = fixture.output + "/files/big.tmp"
+            #expect(FileManager.default.createFile(atPath: temporary, contents: nil))
+            let file = try #require(FileHandle(forWritingAtPath: temporary))
+            var hash = SHA256()
+            for bytes in [head] + Array(repeating: piece, count: 8) + [tail] {
+                hash.update(bytes)
+                try file.write(contentsOf: bytes)
+            }
+            try file.close()
+            let digest = SHA256.hex(hash.finalize())
+            try FileSystem.rename(temporary, to: fixture.output + "/files/" + digest)
+            manifest.files.append(ReleaseManifest.File(path: "l\(index).lproj/Big.strings",
+                                                       size: head.count + (8 << 20) + tail.count, sha256: digest))
+        }
+        manifest.release = "large"
+        try FileSystem.writeFile(manifest.json, toPath: fixture.output + "/manifest.json.tmp")
+        try FileSystem.rename(fixture.output + "/manifest.json.tmp", to: fixture.output + "/manifest.json")
+        var options = try fixture.options(origin.url)
+        options.limits.totalTimeout = .seconds(60)
+        // The process's all-time peak may already be above what a held release would reach: this measures
+        // the kernel's high-water mark from now on.
+        try ProcessStatistics.resetResidentHighWaterMark()
+        let before = try #require(ProcessStatistics.residentHighWaterMark())
+        _ = try Puller(bundle: fixture.target, options: options).pull()
+        let grown = try #require(ProcessStatistics.residentHighWaterMark()) - before
+        #expect(fixture.currentRelease == "large")
+        #expect(try FileSystem.readFile(atPath: fixture.target + "/l7.lproj/Big.strings", maximumSize: 16 << 20)
+            .count == (8 << 20) + 22)
+        // Held whole (the sink made to keep each body too), this grew by 62.7 MB; streamed, one file's check is
+        // what costs memory.
+        #expect(grown < 32 << 20, "the resident high-water mark grew by \(grown) bytes")
+    }
+
     @Test func aRedirectWithAnEndlessBodyIsCutAtTheUndeliveredCap() throws {
         let (fixture, origin) = try Self.published()
         try origin.setFault(.redirectWithEndlessBody, for: "/manifest.json")
