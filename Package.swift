@@ -98,16 +98,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"], swiftSettings: strict),
-        .testTarget(name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol", "StringsFormat"], swiftSettings: strict
+        ),
         .testTarget(
             name: "HotStringsClientTests",
-            dependencies: ["HotStringsClient", "HotStringsProtocol", "LinuxSystem", "HotStringsTestSupport"],
+            dependencies: [
+                "HotStringsClient", "HotStringsProtocol", "LinuxSystem", "StringsFormat", "HotStringsTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HotStringsServerTests",
             dependencies: [
-                "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
+                "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges", "StringsFormat",
                 "HotStringsTestSupport",
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient",  // LineClient wraps its LineConnection
             ],

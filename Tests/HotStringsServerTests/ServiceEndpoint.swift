@@ -4,6 +4,7 @@ import HotStringsEmbedded
 import HotStringsProtocol
 import HotStringsTestSupport
 import LinuxSystem
+import StringsFormat
 import Synchronization
 import Testing
 
