@@ -76,7 +76,7 @@ import Testing
 
     @Test(arguments: [
         ("", "not JSON: unexpected end of input at line 1, column 1"),
-        (#"{"format": 1, "release": "#, "not JSON: unexpected end of input at line 1, column 27"),
+        (#"{"format": 1, "release": "#, "not JSON: unexpected end of input at line 1, column 26"),
         ("{\n  \"format\": 1,\n  \"release\": 'r1'\n}", "not JSON: unexpected character at line 3, column 14"),
         ("{\"format\": 1,}", "not JSON: expected a member name at line 1, column 14"),
         ("{\"format\": 01}", "not JSON: leading zero in number at line 1, column 13"),
