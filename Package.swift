@@ -99,7 +99,8 @@ let package = Package(
         ),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"], swiftSettings: strict),
         .testTarget(
-            name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol", "StringsFormat"], swiftSettings: strict
+            name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol", "StringsFormat"],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "HotStringsClientTests",
@@ -111,8 +112,8 @@ let package = Package(
         .testTarget(
             name: "HotStringsServerTests",
             dependencies: [
-                "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges", "StringsFormat",
-                "HotStringsTestSupport",
+                "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
+                "StringsFormat", "HotStringsTestSupport",
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient",  // LineClient wraps its LineConnection
             ],
             swiftSettings: strict

@@ -30,7 +30,8 @@ fi
 json_files="JSONScanner.swift JSONValue.swift JSONValue+Parsing.swift JSONWriter.swift JSONWriter+Text.swift"
 for file in $json_files; do
     if [ -n "${FUZZ_REV:-}" ]; then
-        git -C "$root" show "$FUZZ_REV:Sources/StringsFormat/$file" >"$snapshot/$file" 2>/dev/null || rm -f "$snapshot/$file"
+        git -C "$root" show "$FUZZ_REV:Sources/StringsFormat/$file" >"$snapshot/$file" 2>/dev/null \
+            || rm -f "$snapshot/$file"
     else
         cp "$root/Sources/StringsFormat/$file" "$snapshot"/
     fi

@@ -56,7 +56,7 @@ extension DumpCommand {
     /// A `.stringsdict` entry's dictionary (strings and dictionaries only) as JSON, keys sorted.
     static func json(_ value: PropertyListValue, level: Int) -> String {
         guard case .dictionary(let members) = value else { return JSONWriter.quoted(value.stringValue ?? "") }
-        return JSONWriter.prettyObject(members.keys.sorted().map { key in (key, json(members[key]!, level: level + 1)) },
-                               level: level)
+        let sorted = members.keys.sorted().map { key in (key, json(members[key]!, level: level + 1)) }
+        return JSONWriter.prettyObject(sorted, level: level)
     }
 }
