@@ -98,17 +98,22 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"], swiftSettings: strict),
-        .testTarget(name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol", "StringsFormat"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "HotStringsClientTests",
-            dependencies: ["HotStringsClient", "HotStringsProtocol", "LinuxSystem", "HotStringsTestSupport"],
+            dependencies: [
+                "HotStringsClient", "HotStringsProtocol", "LinuxSystem", "StringsFormat", "HotStringsTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HotStringsServerTests",
             dependencies: [
                 "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
-                "HotStringsTestSupport",
+                "StringsFormat", "HotStringsTestSupport",
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient",  // LineClient wraps its LineConnection
             ],
             swiftSettings: strict

@@ -25,12 +25,17 @@ if [ -n "${FUZZ_REV:-}" ]; then
 else
     cp "$root"/Sources/HotStringsProtocol/*.swift "$snapshot"/
 fi
-# The protocol reads JSON with StringsFormat's scanner: compile it into the same module, without the import.
-if [ -n "${FUZZ_REV:-}" ]; then
-    git -C "$root" show "$FUZZ_REV:Sources/StringsFormat/JSONScanner.swift" >"$snapshot/JSONScanner.swift" 2>/dev/null || true
-else
-    cp "$root"/Sources/StringsFormat/JSONScanner.swift "$snapshot"/
-fi
+# The protocol reads and writes JSON with StringsFormat's one reader and writer: compile them into the same
+# module, without the import.
+json_files="JSONScanner.swift JSONValue.swift JSONValue+Parsing.swift JSONWriter.swift JSONWriter+Text.swift"
+for file in $json_files; do
+    if [ -n "${FUZZ_REV:-}" ]; then
+        git -C "$root" show "$FUZZ_REV:Sources/StringsFormat/$file" >"$snapshot/$file" 2>/dev/null \
+            || rm -f "$snapshot/$file"
+    else
+        cp "$root/Sources/StringsFormat/$file" "$snapshot"/
+    fi
+done
 sed -i '/^import StringsFormat$/d' "$snapshot"/*.swift
 sed -i 's/^package typealias JSONSyntaxError = StringsFormat.JSONSyntaxError$//' "$snapshot"/*.swift
 cp "$here"/*.swift "$snapshot"/

@@ -52,7 +52,7 @@ enum ClientText {
         let isPlain = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
             !scalar.properties.isWhitespace && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\"
         }
-        return isPlain ? key : JSONText.quoted(key)
+        return isPlain ? key : JSONWriter.quoted(key)
     }
 
     /// The `languages` result: one line per language with its tables and key counts, marking the selected

@@ -24,7 +24,7 @@ extension DumpCommand {
                 (key: language, value: Self.json(catalog, language: language, includesComments: includesComments,
                                                  level: 1))
             }
-            io.stdout.write(JSONText.object(members) + "\n")
+            io.stdout.write(JSONWriter.prettyObject(members) + "\n")
         }
         return ExitCode.success
     }
@@ -38,7 +38,7 @@ extension DumpCommand {
             if let rule = compiled.rules[entry.key] {
                 value = json(rule.propertyList, level: level + (includesComments ? 2 : 1))
             } else if let text = compiled.strings[entry.key] {
-                value = JSONText.quoted(text)
+                value = JSONWriter.quoted(text)
             } else {
                 continue
             }
@@ -47,16 +47,16 @@ extension DumpCommand {
                 continue
             }
             var described = [(key: "value", value: value)]
-            if let comment = entry.comment { described.append(("comment", JSONText.quoted(comment))) }
-            members.append((entry.key, JSONText.object(described, level: level + 1)))
+            if let comment = entry.comment { described.append(("comment", JSONWriter.quoted(comment))) }
+            members.append((entry.key, JSONWriter.prettyObject(described, level: level + 1)))
         }
-        return JSONText.object(members, level: level)
+        return JSONWriter.prettyObject(members, level: level)
     }
 
     /// A `.stringsdict` entry's dictionary (strings and dictionaries only) as JSON, keys sorted.
     static func json(_ value: PropertyListValue, level: Int) -> String {
-        guard case .dictionary(let members) = value else { return JSONText.quoted(value.stringValue ?? "") }
-        return JSONText.object(members.keys.sorted().map { key in (key, json(members[key]!, level: level + 1)) },
-                               level: level)
+        guard case .dictionary(let members) = value else { return JSONWriter.quoted(value.stringValue ?? "") }
+        let sorted = members.keys.sorted().map { key in (key, json(members[key]!, level: level + 1)) }
+        return JSONWriter.prettyObject(sorted, level: level)
     }
 }

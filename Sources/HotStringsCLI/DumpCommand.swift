@@ -90,11 +90,11 @@ struct DumpCommand: Command {
 
     /// The table as a JSON object in source order.
     static func json(_ table: StringsTable, includesComments: Bool) -> String {
-        JSONText.object(table.entries.map { entry in
-            guard includesComments else { return (entry.key, JSONText.quoted(entry.value)) }
-            var members = [(key: "value", value: JSONText.quoted(entry.value))]
-            if let comment = entry.comment { members.append(("comment", JSONText.quoted(comment))) }
-            return (entry.key, JSONText.object(members, level: 1))
+        JSONWriter.prettyObject(table.entries.map { entry in
+            guard includesComments else { return (entry.key, JSONWriter.quoted(entry.value)) }
+            var members = [(key: "value", value: JSONWriter.quoted(entry.value))]
+            if let comment = entry.comment { members.append(("comment", JSONWriter.quoted(comment))) }
+            return (entry.key, JSONWriter.prettyObject(members, level: 1))
         })
     }
 }

@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import StringsFormat
 
 /// A command that asks the daemon one question without arguments and prints the answer: as text for people,
 /// or with `--json` as the daemon gave it.

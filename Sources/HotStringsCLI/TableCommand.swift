@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import StringsFormat
 
 /// `hotstrings table LANGUAGE`: every entry of one table as the daemon serves it.
 struct TableCommand: Command {
@@ -43,9 +44,9 @@ struct TableCommand: Command {
             return ExitCode.connectionLost
         }
         let members = entries.map { key, value in
-            (key, value.stringValue.map(JSONText.quoted) ?? value.description)
+            (key, value.stringValue.map(JSONWriter.quoted) ?? value.description)
         }
-        io.stdout.write(JSONText.object(members) + "\n")
+        io.stdout.write(JSONWriter.prettyObject(members) + "\n")
         return ExitCode.success
     }
 }

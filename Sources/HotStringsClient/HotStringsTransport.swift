@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import StringsFormat
 
 /// How a `LiveStrings` reaches a source of tables: the daemon's socket, or a store in the same process.
 ///

@@ -139,8 +139,9 @@ public final class LiveStrings: Sendable {
     /// The daemon keeps the selection across restarts and tells every client, so all programs of the app
     /// switch; this client has switched (and its hooks have run) when the call returns. A local override
     /// still wins over the selection.
-    /// - Throws: `LiveStringsError`: `.rejected` with code `unsupported_language` (and the available
-    ///   languages) when the bundle does not have it, `.notConnected` while the daemon is away.
+    /// - Throws: `LiveStringsError` of code `.rejected` with `rejectionCode` `unsupported_language` (and the
+    ///   `availableLanguages`) when the bundle does not have it, `.notConnected` while the daemon is away; match
+    ///   on `error.code` with a `default:`, since codes may be added.
     public func setLanguage(_ language: String?) async throws(LiveStringsError) {
         _ = try await transport.request(.selectLanguage(language))
     }

@@ -2,6 +2,7 @@ import Dispatch
 import HotStringsClient
 import HotStringsProtocol
 import LinuxSystem
+import StringsFormat
 import Synchronization
 
 /// Where a request's answer goes.

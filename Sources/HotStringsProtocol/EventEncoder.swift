@@ -1,3 +1,5 @@
+import StringsFormat
+
 /// Encodes events as lines: `{"event":…,"epoch":E,"seq":S,…}` ending in `"\n"`, members in a fixed order.
 ///
 /// Each line is written straight into one byte array, reserved once, so a server can encode an event

@@ -1,3 +1,5 @@
+import StringsFormat
+
 /// One table of a `snapshot` event: where it comes from and all its entries in source order.
 package struct TablePayload: Sendable, Equatable {
     /// The table's language, e.g. `"de"`.

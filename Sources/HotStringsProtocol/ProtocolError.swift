@@ -1,3 +1,5 @@
+import StringsFormat
+
 /// A request's client-chosen identifier, echoed verbatim in its response.
 package enum RequestID: Sendable, Hashable, CustomStringConvertible {
     /// An integer id, e.g. `1`.

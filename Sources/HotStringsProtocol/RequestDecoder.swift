@@ -1,3 +1,5 @@
+import StringsFormat
+
 /// Decodes request lines and says exactly what is wrong with a bad one.
 package enum RequestDecoder {
     /// Decodes one line (without its `"\n"`) into the request id, when one could be read, and the request or

@@ -1,3 +1,5 @@
+import StringsFormat
+
 /// Encodes requests as lines, for the CLI and other Swift clients.
 package enum RequestEncoder {
     /// The request as one compact JSON line ending in `"\n"`, `id` first, then `op`, then its parameters.

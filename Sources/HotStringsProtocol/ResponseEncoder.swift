@@ -1,3 +1,5 @@
+import StringsFormat
+
 /// Encodes responses as lines: `{"id":…,"ok":true,…}` or `{"id":…,"ok":false,"error":{…}}`.
 ///
 /// `id` always comes first and is `null` when the request had none or it could not be read.

@@ -1,3 +1,5 @@
+import StringsFormat
+
 /// An event's payload in typed form, for clients that keep a mirror of the tables.
 package enum ServerEvent: Sendable, Equatable {
     /// Every table the subscription covers, with all entries: replace the mirror.

@@ -1,3 +1,5 @@
+import StringsFormat
+
 /// A line from the server that is not a valid response or event.
 package struct MalformedMessage: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the line.

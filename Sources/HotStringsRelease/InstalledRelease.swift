@@ -1,5 +1,5 @@
-import Foundation
 import LinuxSystem
+import StringsFormat
 
 /// A release installed in a bundle: its folder (`..r-<release>`, see `ReleaseStoreNames`), the manifest it was
 /// installed from, and what the origin said about that manifest (the validators of conditional requests).
@@ -43,24 +43,26 @@ package struct InstalledRelease: Sendable, Equatable {
         guard let manifestBytes = try? FileSystem.readFile(atPath: folder + "/" + manifestName, maximumSize: 64 << 20),
               let manifest = try? ReleaseManifest.decode(manifestBytes, maximumFileSize: Int.max),
               let recordBytes = try? FileSystem.readFile(atPath: folder + "/" + recordName, maximumSize: 1 << 20),
-              let record = (try? JSONSerialization.jsonObject(with: Data(recordBytes))) as? [String: Any],
-              let installedAt = record["installedAt"] as? Int
+              let record = try? ReleaseManifest.object(parsing: recordBytes, what: recordName),
+              let installedAt = record["installedAt"]?.int64Value.flatMap(Int.init(exactly:))
         else { return nil }
         var release = InstalledRelease(manifest: manifest, installedAt: installedAt,
-                                       entityTag: record["etag"] as? String,
-                                       lastModified: record["lastModified"] as? String,
-                                       source: record["source"] as? String)
+                                       entityTag: record["etag"]?.stringValue,
+                                       lastModified: record["lastModified"]?.stringValue,
+                                       source: record["source"]?.stringValue)
         release.folderName = String(folder.split(separator: "/").last ?? "")
         return release
     }
 
-    /// The install record's JSON.
+    /// The install record's JSON: one line, members sorted by name, a final newline. (Records written before the
+    /// project had one JSON writer escape `/` as `\/`; both read the same.)
     var recordJSON: [UInt8] {
-        var object: [String: Any] = ["installedAt": installedAt, "release": manifest.release]
-        if let entityTag { object["etag"] = entityTag }
-        if let lastModified { object["lastModified"] = lastModified }
-        if let source { object["source"] = source }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Array(data) + [0x0A]
+        var members: [(String, JSONValue)] = []
+        if let entityTag { members.append(("etag", .string(entityTag))) }
+        members.append(("installedAt", .integer(installedAt)))
+        if let lastModified { members.append(("lastModified", .string(lastModified))) }
+        members.append(("release", .string(manifest.release)))
+        if let source { members.append(("source", .string(source))) }
+        return JSONValue.object(members).serialized() + [0x0A]
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import LinuxSystem
+import StringsFormat
 
 /// `manifest.json` of a published release: which files make up the release, with their sizes and SHA-256
 /// digests. The files themselves are published as `files/<sha256>`.
@@ -67,50 +67,45 @@ package struct ReleaseManifest: Sendable, Equatable {
 
     // MARK: - JSON
 
-    /// The manifest as pretty-printed JSON with a final newline.
+    /// The manifest as pretty-printed JSON with a final newline: one member a line, one file a line. These are the
+    /// bytes `publish` has always written (strings escaped by the project's one writer, `JSONWriter`).
     package var json: [UInt8] {
+        let quoted = JSONWriter.quoted
         var text = "{\n  \"format\": \(Self.formatVersion),\n"
-        text += "  \"release\": \(Self.quoted(release)),\n  \"created\": \(Self.quoted(created)),\n  \"files\": ["
+        text += "  \"release\": \(quoted(release)),\n  \"created\": \(quoted(created)),\n  \"files\": ["
         for (index, file) in files.enumerated() {
             text += index == 0 ? "\n" : ",\n"
-            text += "    {\"path\": \(Self.quoted(file.path)), \"size\": \(file.size), "
-                + "\"sha256\": \(Self.quoted(file.sha256))}"
+            text += "    {\"path\": \(quoted(file.path)), \"size\": \(file.size), "
+                + "\"sha256\": \(quoted(file.sha256))}"
         }
         text += files.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
         return Array(text.utf8)
     }
 
-    private static func quoted(_ text: String) -> String {
-        // Paths and ids are checked to be printable; JSONSerialization escapes the rest the standard way.
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
-    }
-
     /// Reads and checks a manifest; at most `maximumFileSize` bytes per file.
-    /// - Throws: `ReleaseError.invalidManifest` naming what is wrong.
+    ///
+    /// Read by the project's one JSON reader (`JSONValue(parsing:)`): strict RFC 8259 in UTF-8 (a byte order mark
+    /// is skipped), nesting at most `JSONScanner.maximumDepth` deep. A member name given twice in one object is
+    /// refused rather than resolved, so no two readers can take different releases from the same bytes.
+    /// - Throws: `ReleaseError.invalidManifest` naming what is wrong (the line and column of a syntax error).
     package static func decode(_ bytes: [UInt8], maximumFileSize: Int = 16 << 20) throws(ReleaseError)
         -> ReleaseManifest {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
-        } catch {
-            throw .invalidManifest("not JSON: \(Self.reason(error))")
-        }
-        guard let top = object as? [String: Any] else { throw .invalidManifest("not a JSON object") }
-        guard let format = top["format"] as? Int else { throw .invalidManifest("no integer \"format\"") }
+        let top = try object(parsing: bytes, what: "manifest")
+        guard let format = top["format"]?.int64Value else { throw .invalidManifest("no integer \"format\"") }
         guard format == formatVersion else {
             throw .invalidManifest("format \(format) is not supported (this hotstrings reads format \(formatVersion))")
         }
-        guard let release = top["release"] as? String, isSafeReleaseID(release) else {
+        guard let release = top["release"]?.stringValue, isSafeReleaseID(release) else {
             throw .invalidManifest("\"release\" must be letters, digits, '.', '_' or '-' (not first), at most 100")
         }
-        guard let created = top["created"] as? String else { throw .invalidManifest("no string \"created\"") }
-        guard let list = top["files"] as? [Any] else { throw .invalidManifest("no array \"files\"") }
+        guard let created = top["created"]?.stringValue else { throw .invalidManifest("no string \"created\"") }
+        guard let list = top["files"]?.arrayValue else { throw .invalidManifest("no array \"files\"") }
         var files: [File] = []
         var paths: Set<String> = []
         for (index, item) in list.enumerated() {
-            guard let entry = item as? [String: Any], let path = entry["path"] as? String,
-                  let size = entry["size"] as? Int, let digest = entry["sha256"] as? String else {
+            guard let entry = try? members(of: item), let path = entry["path"]?.stringValue,
+                  let size = entry["size"]?.int64Value.flatMap(Int.init(exactly:)),
+                  let digest = entry["sha256"]?.stringValue else {
                 throw .invalidManifest("files[\(index)] needs a string path, an integer size and a string sha256")
             }
             if let name = path.split(separator: "/").first(where: { $0.utf8.count > longestName }) {
@@ -133,9 +128,46 @@ package struct ReleaseManifest: Sendable, Equatable {
         return ReleaseManifest(release: release, created: created, files: files)
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let description = (error as NSError).userInfo["NSDebugDescription"] as? String
-        return description ?? "\(error)"
+    /// The JSON object `bytes` hold, its members by name; `what` names the file in errors.
+    /// - Throws: `ReleaseError.invalidManifest` for bytes that are not JSON (naming line and column), a value that
+    ///   is not an object, or a member name given twice.
+    static func object(parsing bytes: [UInt8], what: String) throws(ReleaseError) -> [String: JSONValue] {
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: text)
+        } catch {
+            let place = error.location(in: text)
+            throw .invalidManifest("not JSON: \(error.reason) at line \(place.line), column \(place.column)")
+        }
+        do {
+            return try members(of: value)
+        } catch {
+            throw .invalidManifest(error == .notAnObject ? "not a JSON object" : "\(what): \(error)")
+        }
+    }
+
+    /// Why an object's members are not a map: not an object, or a name twice.
+    enum MembersError: Error, Equatable, CustomStringConvertible {
+        case notAnObject
+        case repeated(String)
+
+        var description: String {
+            switch self {
+            case .notAnObject: "not a JSON object"
+            case .repeated(let name): "member \"\(name)\" is given twice"
+            }
+        }
+    }
+
+    /// The members of a JSON object by name; a name given twice is an error.
+    static func members(of value: JSONValue) throws(MembersError) -> [String: JSONValue] {
+        guard let list = value.objectMembers else { throw .notAnObject }
+        var members: [String: JSONValue] = [:]
+        for (name, member) in list {
+            guard members.updateValue(member, forKey: name) == nil else { throw .repeated(name) }
+        }
+        return members
     }
 
     /// Whether `id` can be a folder name `..<id>` in a bundle.

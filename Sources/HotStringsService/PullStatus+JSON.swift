@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsRelease
+import StringsFormat
 
 extension PullStatus {
     /// The `pull` member of a `status` answer (docs/PROTOCOL.md): the URL, the interval in seconds, `state`

@@ -1,5 +1,6 @@
 import BundleChanges
 import HotStringsProtocol
+import StringsFormat
 import StringsStore
 
 extension ChangePayload {

@@ -88,3 +88,11 @@ struct LineCounter {
         return count
     }
 }
+
+extension JSONSyntaxError {
+    /// The line and column (both 1-based, columns in Unicode scalars) of the problem in `text`, the bytes that
+    /// were read, so a file's error can name its place the way every parse error of the project does.
+    package func location(in text: [UInt8]) -> (line: Int, column: Int) {
+        text.withUnsafeBufferPointer { ParseError.location(of: offset, in: $0) }
+    }
+}

@@ -47,7 +47,7 @@ struct DumpTests {
         ("Grüße 你好 🎉 /", "\"Grüße 你好 🎉 /\""),
     ] as [(String, String)])
     func jsonStringEscaping(_ string: String, expected: String) throws {
-        #expect(JSONText.quoted(string) == expected)
+        #expect(JSONWriter.quoted(string) == expected)
         let decoded = try JSONSerialization.jsonObject(with: Data("[\(expected)]".utf8)) as? [String]
         #expect(decoded == [string])
     }

@@ -27,9 +27,9 @@ struct HostileTableTests {
 
     /// A catalog with a key translated into `language` (and `sourceLanguage` as the source).
     static func catalog(language: String, sourceLanguage: String = "en") -> String {
-        let quoted = JSONText.quoted(language)
+        let quoted = JSONWriter.quoted(language)
         return """
-            {"sourceLanguage": \(JSONText.quoted(sourceLanguage)), "version": "1.0", "strings": {
+            {"sourceLanguage": \(JSONWriter.quoted(sourceLanguage)), "version": "1.0", "strings": {
               "greeting": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Hallo"}},
                 \(quoted): {"stringUnit": {"state": "translated", "value": "Hostile"}}}}
             }}

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsProtocol
+import StringsFormat
 import Testing
 @testable import HotStringsClient
 

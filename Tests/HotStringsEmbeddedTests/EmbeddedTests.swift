@@ -68,9 +68,9 @@ struct EmbeddedTests {
         do {
             try await strings.setLanguage("ko")
         } catch {
-            guard case .rejected(let code, _, let available) = error else { throw error }
-            #expect(code == "unsupported_language")
-            #expect(available == ["de", "en", "fr", "pt-BR", "zh-Hans"])
+            guard error.code == .rejected else { throw error }
+            #expect(error.rejectionCode == "unsupported_language")
+            #expect(error.availableLanguages == ["de", "en", "fr", "pt-BR", "zh-Hans"])
         }
         #expect(strings.currentLanguage == "fr")
 

@@ -1,4 +1,5 @@
 import Testing
+import StringsFormat
 @testable import HotStringsProtocol
 
 /// Inputs found by the protocol fuzzer (Fuzz/protocol/), shrunk, with the behaviour we chose for them.

@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import StringsFormat
 import Testing
 
 /// Format rules ride beside the plain entries, so a client that reads only `entries` keeps working.

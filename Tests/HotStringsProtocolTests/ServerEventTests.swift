@@ -1,3 +1,4 @@
+import StringsFormat
 import Testing
 import HotStringsProtocol
 

@@ -2,6 +2,7 @@ import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
 import LinuxSystem
+import StringsFormat
 import Testing
 
 /// A table of 3,000 keys (about 300 KB, more than a socket buffer holds), so responses and snapshots that

@@ -2,6 +2,7 @@ import Foundation
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsTestSupport
+import StringsFormat
 import Testing
 
 /// String Catalogs live through the real daemon: the sample's `Settings.xcstrings` is table `Settings` in en, de

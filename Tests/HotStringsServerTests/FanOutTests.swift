@@ -2,6 +2,7 @@ import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
 import LinuxSystem
+import StringsFormat
 import Testing
 
 @Suite(needsDaemon)

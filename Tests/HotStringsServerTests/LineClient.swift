@@ -1,6 +1,7 @@
 import HotStringsClient
 import HotStringsProtocol
 import LinuxSystem
+import StringsFormat
 import Testing
 
 /// Why a test client gave up.

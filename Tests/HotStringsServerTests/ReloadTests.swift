@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import StringsFormat
 import Testing
 
 /// One entry of a `reload` event's `changes`, in a shape tests compare with `==`.

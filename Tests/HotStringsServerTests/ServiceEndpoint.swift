@@ -4,6 +4,7 @@ import HotStringsEmbedded
 import HotStringsProtocol
 import HotStringsTestSupport
 import LinuxSystem
+import StringsFormat
 import Synchronization
 import Testing
 
@@ -132,9 +133,11 @@ final class EmbeddedEndpoint: ServiceEndpoint {
         do {
             return .success(try await transport.request(request))
         } catch {
-            guard case .rejected(let code, let message, let available) = error else { throw error }
+            guard error.code == .rejected, let code = error.rejectionCode, let message = error.message else {
+                throw error
+            }
             return .failure(ProtocolError(ProtocolError.Code(rawValue: code) ?? .internal, message,
-                                          available: available))
+                                          available: error.availableLanguages))
         }
     }
 

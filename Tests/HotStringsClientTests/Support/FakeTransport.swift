@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import StringsFormat
 import Synchronization
 @testable import HotStringsClient
 

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import HotStringsProtocol
+@testable import StringsFormat
 
 @Suite("JSON writing")
 struct JSONWriterTests {

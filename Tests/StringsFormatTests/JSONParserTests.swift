@@ -1,5 +1,5 @@
 import Testing
-@testable import HotStringsProtocol
+@testable import StringsFormat
 
 @Suite("JSON parsing")
 struct JSONParserTests {

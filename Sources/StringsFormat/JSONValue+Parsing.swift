@@ -1,8 +1,3 @@
-import StringsFormat
-
-/// Why some bytes are not one JSON value, and where (the project's one JSON reader is `StringsFormat`'s).
-package typealias JSONSyntaxError = StringsFormat.JSONSyntaxError
-
 extension JSONValue {
     /// The deepest nesting of arrays and objects accepted, so a line of 60,000 `[` cannot exhaust the stack.
     package static let maximumDepth = JSONScanner.maximumDepth

@@ -3,7 +3,7 @@
 /// Strings are escaped as RFC 8259 requires (quote, backslash, U+0000–U+001F), plus U+2028 and U+2029,
 /// which JavaScript before ES2019 and Python's `str.splitlines` treat as line breaks. Everything else,
 /// including non-ASCII, is copied as UTF-8, so a line never contains a raw `\n` byte except its end.
-enum JSONWriter {
+package enum JSONWriter {
     static let quote = UInt8(ascii: "\"")
     static let backslash = UInt8(ascii: "\\")
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -12,7 +12,7 @@ enum JSONWriter {
     ///
     /// - Complexity: O(n) in the UTF-8 length; runs without escapes are copied with one `memcpy`.
     @inline(__always)
-    static func appendQuoted(_ string: String, to out: inout [UInt8]) {
+    package static func appendQuoted(_ string: String, to out: inout [UInt8]) {
         out.append(quote)
         let written: Void? = string.utf8.withContiguousStorageIfAvailable { appendEscaped($0, to: &out) }
         if written == nil {
@@ -23,7 +23,7 @@ enum JSONWriter {
     }
 
     /// Appends the escaped contents of a valid UTF-8 buffer, without quotes.
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    package static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         let count = bytes.count
         var runStart = 0
         var index = 0
@@ -96,7 +96,7 @@ enum JSONWriter {
     }
 
     /// Appends a decimal integer.
-    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+    package static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
         if value < 0 {
             out.append(UInt8(ascii: "-"))
             appendInteger(value.magnitude, to: &out)
@@ -106,7 +106,7 @@ enum JSONWriter {
     }
 
     /// Appends a decimal unsigned integer.
-    static func appendInteger(_ value: UInt64, to out: inout [UInt8]) {
+    package static func appendInteger(_ value: UInt64, to out: inout [UInt8]) {
         if value < 10 {
             out.append(UInt8(ascii: "0") + UInt8(value))
             return
@@ -125,7 +125,7 @@ enum JSONWriter {
     }
 
     /// Appends a double in Swift's shortest round-tripping form, or `null` when it is not finite.
-    static func appendDouble(_ value: Double, to out: inout [UInt8]) {
+    package static func appendDouble(_ value: Double, to out: inout [UInt8]) {
         guard value.isFinite else {
             out.append(contentsOf: "null".utf8)
             return
@@ -135,19 +135,19 @@ enum JSONWriter {
     }
 
     /// Appends a Boolean literal.
-    static func appendBool(_ value: Bool, to out: inout [UInt8]) {
+    package static func appendBool(_ value: Bool, to out: inout [UInt8]) {
         out.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
     /// Appends `"key":`.
     @inline(__always)
-    static func appendKey(_ key: String, to out: inout [UInt8]) {
+    package static func appendKey(_ key: String, to out: inout [UInt8]) {
         appendQuoted(key, to: &out)
         out.append(UInt8(ascii: ":"))
     }
 
     /// Appends an object of string members in order.
-    static func appendStringObject(_ entries: [(String, String)], to out: inout [UInt8]) {
+    package static func appendStringObject(_ entries: [(String, String)], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         var first = true
         for (key, value) in entries {
@@ -161,7 +161,7 @@ enum JSONWriter {
     }
 
     /// Appends an array of strings.
-    static func appendStringArray(_ strings: [String], to out: inout [UInt8]) {
+    package static func appendStringArray(_ strings: [String], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
         for (index, string) in strings.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -171,12 +171,12 @@ enum JSONWriter {
     }
 
     /// Appends a string or `null`.
-    static func appendOptionalString(_ value: String?, to out: inout [UInt8]) {
+    package static func appendOptionalString(_ value: String?, to out: inout [UInt8]) {
         if let value { appendQuoted(value, to: &out) } else { out.append(contentsOf: "null".utf8) }
     }
 
     /// The bytes a string object will take at least, to reserve capacity once.
-    static func estimatedSize(of entries: [(String, String)]) -> Int {
+    package static func estimatedSize(of entries: [(String, String)]) -> Int {
         var size = 2
         for (key, value) in entries { size += key.utf8.count + value.utf8.count + 6 }
         return size
