@@ -1,4 +1,6 @@
 import BundleWatcher
+import HotStringsRelease
+import HotStringsService
 import LinuxSystem
 import StringsFormat
 
@@ -29,24 +31,70 @@ struct BundleOptions {
         return path
     }
 
+    /// Reads the options' values; their ranges are checked by `ServiceOptions` (see `service`).
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let language = arguments.value("development-language").flatMap({ LanguageTag($0) }), !language.isBase else {
-            throw UsageError("--development-language takes a language tag such as en or pt-BR")
+        developmentLanguage = arguments.value("development-language") ?? ""
+        guard let settle = arguments.value("settle").flatMap(Int.init) else {
+            throw UsageError(.settle, ServiceOptions.Limits.settle.requirement)
         }
-        developmentLanguage = language.identifier
-        guard let settle = arguments.value("settle").flatMap(Int.init), (0...60_000).contains(settle) else {
-            throw UsageError("--settle takes a number of milliseconds from 0 to 60000")
+        guard let window = arguments.value("batch-window").flatMap(Int.init) else {
+            throw UsageError(.batchWindow, ServiceOptions.Limits.batchWindow.requirement)
         }
-        guard let window = arguments.value("batch-window").flatMap(Int.init), (0...1_000_000).contains(window) else {
-            throw UsageError("--batch-window takes a number of microseconds from 0 to 1000000")
-        }
-        guard let size = arguments.value("max-file-size").flatMap(Int.init), size > 0 else {
-            throw UsageError("--max-file-size takes a positive number of bytes")
+        guard let size = arguments.value("max-file-size").flatMap(Int.init) else {
+            throw UsageError(.maximumFileSize, ServiceOptions.Limits.maximumFileSize.requirement)
         }
         watcher.settling.settleTime = .milliseconds(settle)
         watcher.settling.batchWindow = .microseconds(window)
         watcher.settling.maximumDelay = max(watcher.settling.batchWindow * 100, .milliseconds(100))
         watcher.maximumFileSize = size
         watcher.followsExternalSymlinks = arguments.flag("follow-external-symlinks")
+        // Checked now, before the options of the command, as they always were.
+        _ = try service(bundle: "")
+    }
+
+    /// The service's options for `bundle`, checked in the one place every front goes through.
+    func service(bundle: String, stateDirectory: String? = nil,
+                 pull: (options: HotStringsRelease.PullOptions, schedule: PullSchedule)? = nil,
+                 timeoutOption: String = "pull-timeout") throws(UsageError) -> ServiceOptions {
+        do throws(ServiceOptions.Error) {
+            return try ServiceOptions(bundle: bundle, developmentLanguage: developmentLanguage, watcher: watcher,
+                                      stateDirectory: stateDirectory, pull: pull)
+        } catch {
+            throw UsageError(error, timeoutOption: timeoutOption)
+        }
+    }
+}
+
+extension UsageError {
+    /// "--FLAG takes REQUIREMENT" for an option of the service.
+    init(_ option: ServiceOptions.Option, _ requirement: String, timeoutOption: String = "pull-timeout") {
+        let flag = switch option {
+        case .developmentLanguage: "development-language"
+        case .settle: "settle"
+        case .batchWindow: "batch-window"
+        case .maximumFileSize: "max-file-size"
+        case .pullInterval: "pull-interval"
+        case .keptReleases: "keep-releases"
+        case .maximumManifestSize: "max-manifest-size"
+        case .maximumDownloadSize: "max-download-size"
+        case .maximumReleaseSize: "max-release-size"
+        case .maximumRedirects: "max-redirects"
+        case .pullTimeout: timeoutOption
+        }
+        self.init("--\(flag) takes \(requirement)")
+    }
+
+    /// The message for a value the service refuses, naming its flag.
+    init(_ error: ServiceOptions.Error, timeoutOption: String = "pull-timeout") {
+        self.init(error.option, error.requirement, timeoutOption: timeoutOption)
+    }
+}
+
+extension Duration {
+    /// `seconds` of a command line, to the millisecond; nil when it is no finite number a duration holds (the
+    /// range is `ServiceOptions`'s to check).
+    init?(seconds: Double) {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
+        self = .milliseconds(Int64((seconds * 1000).rounded()))
     }
 }

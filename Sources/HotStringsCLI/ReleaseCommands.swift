@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsRelease
+import HotStringsService
 
 /// `hotstrings publish BUNDLE OUTDIR`: a static release any web server or CDN can serve.
 struct PublishCommand: Command {
@@ -206,20 +207,28 @@ struct PullSettings {
         } catch {
             throw UsageError("\(error)")
         }
-        func count(_ name: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            guard let value = arguments.value(name).flatMap(Int.init), range.contains(value) else {
-                throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+        // Read here, checked by `ServiceOptions`, the one place that knows the ranges (embedded mode goes there).
+        func count(_ name: String, _ option: ServiceOptions.Option, _ range: ServiceOptions.Range<Int>)
+            throws(UsageError) -> Int {
+            guard let value = arguments.value(name).flatMap(Int.init) else {
+                throw UsageError(option, range.requirement, timeoutOption: timeoutOption)
             }
             return value
         }
-        options.keptReleases = try count("keep-releases", 0...1000)
-        options.maximumManifestSize = try count("max-manifest-size", 1...(1 << 30))
-        options.maximumFileSize = try count("max-download-size", 1...(1 << 30))
-        options.maximumReleaseSize = try count("max-release-size", 1...(1 << 40))
-        options.limits.maximumRedirects = try count("max-redirects", 0...50)
-        guard let timeout = arguments.value(timeoutOption).flatMap(Double.init), timeout > 0, timeout <= 3600 else {
-            throw UsageError("--\(timeoutOption) takes seconds, more than 0 and at most 3600")
+        typealias Limits = ServiceOptions.Limits
+        options.keptReleases = try count("keep-releases", .keptReleases, Limits.keptReleases)
+        options.maximumManifestSize = try count("max-manifest-size", .maximumManifestSize, Limits.maximumManifestSize)
+        options.maximumFileSize = try count("max-download-size", .maximumDownloadSize, Limits.maximumDownloadSize)
+        options.maximumReleaseSize = try count("max-release-size", .maximumReleaseSize, Limits.maximumReleaseSize)
+        options.limits.maximumRedirects = try count("max-redirects", .maximumRedirects, Limits.maximumRedirects)
+        guard let timeout = arguments.value(timeoutOption).flatMap(Double.init).flatMap(Duration.init(seconds:)) else {
+            throw UsageError(.pullTimeout, Limits.pullTimeout.requirement, timeoutOption: timeoutOption)
         }
-        options.limits.idleTimeout = .milliseconds(Int(timeout * 1000))
+        options.limits.idleTimeout = timeout
+        do throws(ServiceOptions.Error) {
+            try ServiceOptions.check(options)
+        } catch {
+            throw UsageError(error, timeoutOption: timeoutOption)
+        }
     }
 }

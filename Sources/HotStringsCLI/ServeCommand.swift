@@ -77,18 +77,19 @@ struct ServeCommand: Command {
     init(arguments: ParsedArguments) throws(UsageError) {
         let bundleOptions = try BundleOptions(arguments)
         let environment = ProcessInfo.processInfo.environment
-        configuration = ServerConfiguration(
+        let service = try bundleOptions.service(
             bundle: try BundleOptions.bundle(arguments.positionals.first ?? "."),
+            stateDirectory: arguments.value("state-dir") ?? Self.defaultStateDirectory(environment),
+            pull: try Self.pull(arguments))
+        configuration = ServerConfiguration(
+            service: service,
             socketPath: SocketPath.resolve(option: arguments.value("socket"), environment: environment,
                                            userID: ProcessStatistics.userID)
         )
-        configuration.developmentLanguage = bundleOptions.developmentLanguage
-        configuration.watcher = bundleOptions.watcher
         guard let mode = arguments.value("socket-mode").flatMap({ UInt32($0, radix: 8) }), mode <= 0o777 else {
             throw UsageError("--socket-mode takes octal permissions such as 600 or 660")
         }
         configuration.socketMode = mode
-        configuration.stateDirectory = arguments.value("state-dir") ?? Self.defaultStateDirectory(environment)
         if let list = arguments.value("allow-uid") {
             for item in list.split(separator: ",") {
                 guard let uid = UInt32(item.trimmingCharacters(in: .whitespaces)) else {
@@ -105,11 +106,10 @@ struct ServeCommand: Command {
             throw UsageError("--log-level takes debug, info, warning or error")
         }
         logLevel = level
-        configuration.pull = try Self.pull(arguments)
     }
 
     /// `--pull`, `--pull-interval` and the options `pull` takes: the origin, its limits and the schedule, nil
-    /// without `--pull`.
+    /// without `--pull`; the ranges are checked with the rest of the service's options.
     static func pull(_ arguments: ParsedArguments) throws(UsageError)
         -> (options: HotStringsRelease.PullOptions, schedule: PullSchedule)? {
         guard let url = arguments.values("pull").last else {
@@ -125,9 +125,9 @@ struct ServeCommand: Command {
             throw UsageError("--pull: \(error)")
         }
         let options = try PullSettings(url: url, arguments, timeoutOption: "pull-timeout").options
-        guard let seconds = arguments.value("pull-interval").flatMap(Double.init), seconds >= 0.1, seconds <= 86_400
-        else { throw UsageError("--pull-interval takes seconds from 0.1 to 86400") }
-        return (options, PullSchedule(interval: .milliseconds(Int((seconds * 1000).rounded()))))
+        guard let interval = arguments.value("pull-interval").flatMap(Double.init).flatMap(Duration.init(seconds:))
+        else { throw UsageError(.pullInterval, ServiceOptions.Limits.pullInterval.requirement) }
+        return (options, PullSchedule(interval: interval))
     }
 
     static func defaultStateDirectory(_ environment: [String: String]) -> String? {

@@ -160,7 +160,8 @@ struct ProtocolServiceTests {
         let fixture = ServiceFixture()
         try await fixture.scan()
         let outputs = await fixture.service.handle(.requestLine(1, Array(#"{"id":4,"op":"fly"}"#.utf8)))
-        guard case .response(1, .number(4)?, .failure(let error))? = outputs.first else {
+        guard case .response(1, let answer)? = outputs.first, answer.requestID == .number(4),
+              case .failure(let error) = answer.result else {
             throw Unexpected(description: "\(outputs.map(\.kind))")
         }
         #expect(error.code == .unknownOp)
