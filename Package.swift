@@ -17,7 +17,8 @@ let package = Package(
         .target(name: "StringsFormat", swiftSettings: strict),
         .target(name: "CLinuxShims"),
         .target(name: "LinuxSystem", dependencies: ["CLinuxShims"], swiftSettings: strict),
-        .target(name: "HotStringsProtocol", dependencies: ["StringsFormat"], swiftSettings: strict),
+        // The wire protocol; a reload's change kind is the store's own word (`BundleChanges.ChangeKind`).
+        .target(name: "HotStringsProtocol", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsClient", dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsFormat"],
             swiftSettings: strict
@@ -101,7 +102,9 @@ let package = Package(
         .testTarget(name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol"], swiftSettings: strict),
         .testTarget(
             name: "HotStringsClientTests",
-            dependencies: ["HotStringsClient", "HotStringsProtocol", "LinuxSystem", "HotStringsTestSupport"],
+            dependencies: [
+                "HotStringsClient", "HotStringsProtocol", "BundleChanges", "LinuxSystem", "HotStringsTestSupport",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 import HotStringsProtocol
 import HotStringsService
 import LinuxSystem
+import StringsFormat
 import StringsStore
 
 /// `hotstrings watch BUNDLE`: the service host in this process, its one subscriber's events on standard output

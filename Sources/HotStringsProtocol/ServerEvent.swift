@@ -1,3 +1,5 @@
+import BundleChanges
+
 /// An event's payload in typed form, for clients that keep a mirror of the tables.
 package enum ServerEvent: Sendable, Equatable {
     /// Every table the subscription covers, with all entries: replace the mirror.
@@ -28,7 +30,7 @@ package enum ServerEvent: Sendable, Equatable {
         case "reload":
             self = .reload(changes: try reader.array("changes").map { change throws(MalformedMessage) in
                 let kindName = try change.string("kind")
-                guard let kind = ChangePayload.Kind(rawValue: kindName) else {
+                guard let kind = ChangeKind(rawValue: kindName) else {
                     throw MalformedMessage("\(change.path).kind: unknown kind '\(kindName)'")
                 }
                 return ChangePayload(language: try change.string("language"), table: try change.string("table"),

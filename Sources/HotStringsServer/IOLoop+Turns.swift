@@ -69,7 +69,7 @@ extension IOLoop {
                 guard !bytes.isEmpty else { continue }
                 connection.inFlight += 1
                 state.coreInFlight += 1
-                toCore(.request(connection.id, bytes))
+                toCore(.requestLine(connection.id, bytes))
             } else {
                 connection.mayHoldLines = false
                 isTooLarge = true

@@ -67,8 +67,9 @@ package struct ServiceAnswer: Sendable {
 }
 
 /// How a transport carries events and answers: the service renders each event once per distinct audience, and
-/// each answer, through this, on its own task (so the I/O thread only moves bytes).
-package protocol EventRendering {
+/// each answer, through this, on its own task (so the I/O thread only moves bytes). Its metatype crosses to the
+/// core's thread, hence `SendableMetatype`.
+package protocol EventRendering: SendableMetatype {
     /// A rendered event, shared by every subscriber it goes to.
     associatedtype Rendered: Sendable
     /// A rendered answer (typed, `ServiceAnswer`, unless the transport says otherwise).

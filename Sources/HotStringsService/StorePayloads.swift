@@ -7,7 +7,7 @@ extension ChangePayload {
     package init(_ change: TableChange) {
         self.init(
             language: change.language, table: change.table, file: change.file,
-            kind: ChangePayload.Kind(rawValue: change.kind.rawValue) ?? .updated,
+            kind: change.kind,
             added: change.added.map { ($0.key, $0.value.plainText) },
             changed: change.changed.map { ($0.key, $0.value.plainText) },
             removed: change.removed, rules: (change.added + change.changed).compactMap { pair in
