@@ -193,7 +193,7 @@ package final class ProtocolService<Rendering: EventRendering> {
     private func snapshot(for filter: SubscriptionFilter) async -> Event {
         let seq = await store.seq
         if let cached = snapshots.value(for: filter, seq: seq) { return cached }
-        let snapshot = await store.snapshot(languages: filter.languages.map(Array.init),
+        let snapshot = await store.snapshot(languages: filter.languages.map { $0.map(\.identifier) },
                                             tables: filter.tables.map(Array.init))
         let rendered = Rendering.render(ServerEvent(snapshot), epoch: snapshot.epoch, seq: snapshot.seq)
         snapshots.insert(rendered, size: Rendering.size(of: rendered), for: filter, seq: snapshot.seq)

@@ -6,7 +6,7 @@ extension ChangePayload {
     /// A store change as a `reload` event's change.
     package init(_ change: TableChange) {
         self.init(
-            language: change.language, table: change.table, file: change.file,
+            language: change.language.identifier, table: change.table, file: change.file,
             kind: change.kind,
             added: change.added.map { ($0.key, $0.value.plainText) },
             changed: change.changed.map { ($0.key, $0.value.plainText) },

@@ -32,8 +32,8 @@ package struct TableChange: Sendable, Equatable {
         case diff(added: [KeyValue], changed: [KeyValue], removed: [String])
     }
 
-    /// The language of the table, in canonical form.
-    package let language: String
+    /// The language of the table (a tag until a `reload` event writes it on the wire).
+    package let language: LanguageTag
     /// The table name.
     package let table: String
     /// The file the table was read from, relative to the bundle root (for a deletion, the file that went).
@@ -44,14 +44,14 @@ package struct TableChange: Sendable, Equatable {
 
     /// Creates a change from explicit lists.
     package init(
-        language: String, table: String, file: String, kind: ChangeKind,
+        language: LanguageTag, table: String, file: String, kind: ChangeKind,
         added: [KeyValue] = [], changed: [KeyValue] = [], removed: [String] = []
     ) {
         self.init(language: language, table: table, file: file, kind: kind,
                   keys: .diff(added: added, changed: changed, removed: removed))
     }
 
-    init(language: String, table: String, file: String, kind: ChangeKind, keys: Keys) {
+    init(language: LanguageTag, table: String, file: String, kind: ChangeKind, keys: Keys) {
         self.language = language
         self.table = table
         self.file = file
@@ -104,7 +104,7 @@ package struct TableChange: Sendable, Equatable {
     ///
     /// - Complexity: O(n + m) for tables of n and m keys.
     static func between(_ old: TableContent?, _ new: TableContent?, id: TableID, file: String) -> TableChange? {
-        let language = id.language.identifier
+        let language = id.language
         switch (old, new) {
         case (nil, nil):
             return nil
