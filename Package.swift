@@ -17,7 +17,8 @@ let package = Package(
         .target(name: "StringsFormat", swiftSettings: strict),
         .target(name: "CLinuxShims"),
         .target(name: "LinuxSystem", dependencies: ["CLinuxShims"], swiftSettings: strict),
-        .target(name: "HotStringsProtocol", dependencies: ["StringsFormat"], swiftSettings: strict),
+        // The wire protocol; a reload's change kind is the store's own word (`BundleChanges.ChangeKind`).
+        .target(name: "HotStringsProtocol", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsClient", dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsFormat"],
             swiftSettings: strict
@@ -105,7 +106,8 @@ let package = Package(
         .testTarget(
             name: "HotStringsClientTests",
             dependencies: [
-                "HotStringsClient", "HotStringsProtocol", "LinuxSystem", "StringsFormat", "HotStringsTestSupport",
+                "HotStringsClient", "HotStringsProtocol", "BundleChanges", "LinuxSystem", "StringsFormat",
+                "HotStringsTestSupport",
             ],
             swiftSettings: strict
         ),

@@ -1,20 +1,24 @@
 import BundleWatcher
+import HotStringsRelease
+import HotStringsService
 import LinuxSystem
 import StringsFormat
 
 /// The options `watch` and `serve` share: how the bundle is read and settled.
 struct BundleOptions {
+    private typealias Limits = ServiceOptions.Limits
+
     static let developmentLanguage: CommandOption<LanguageTag> = .value(
         "development-language", .language, default: LanguageTag("en")!,
         help: "The language every lookup falls back to before Base.")
     static let settle: CommandOption<Duration> = .value(
-        "settle", .duration(plain: .milliseconds, in: .zero ... .seconds(60)), default: .milliseconds(50),
+        "settle", .duration(plain: .milliseconds, in: Limits.settle.closed), default: .milliseconds(50),
         help: "Quiet time for modifications and deletions.")
     static let batchWindow: CommandOption<Duration> = .value(
-        "batch-window", .duration(plain: .microseconds, in: .zero ... .seconds(1)), default: .microseconds(500),
+        "batch-window", .duration(plain: .microseconds, in: Limits.batchWindow.closed), default: .microseconds(500),
         help: "How long a batch waits for more writes.")
     static let maximumFileSize: CommandOption<Int> = .value(
-        "max-file-size", .integer("bytes", in: 1 ... .max), default: 16 << 20,
+        "max-file-size", .integer("bytes", in: Limits.maximumFileSize.closed), default: 16 << 20,
         help: "Larger files are reported as errors, not read.")
     static let followsExternalSymlinks: CommandOption<Bool> = .flag(
         "follow-external-symlinks",
@@ -39,6 +43,7 @@ struct BundleOptions {
         return path
     }
 
+    /// Reads the options' values; their ranges are checked by `ServiceOptions` (see `service`).
     init(_ arguments: ParsedArguments) throws(UsageError) {
         developmentLanguage = try arguments[Self.developmentLanguage].identifier
         watcher.settling.settleTime = try arguments[Self.settle]
@@ -46,5 +51,45 @@ struct BundleOptions {
         watcher.settling.maximumDelay = max(watcher.settling.batchWindow * 100, .milliseconds(100))
         watcher.maximumFileSize = try arguments[Self.maximumFileSize]
         watcher.followsExternalSymlinks = try arguments[Self.followsExternalSymlinks]
+        // Checked now, before the options of the command, as they always were.
+        _ = try service(bundle: "")
+    }
+
+    /// The service's options for `bundle`, checked in the one place every front goes through.
+    func service(bundle: String, stateDirectory: String? = nil,
+                 pull: (options: HotStringsRelease.PullOptions, schedule: PullSchedule)? = nil,
+                 timeoutOption: String = "pull-timeout") throws(UsageError) -> ServiceOptions {
+        do throws(ServiceOptions.Error) {
+            return try ServiceOptions(bundle: bundle, developmentLanguage: developmentLanguage, watcher: watcher,
+                                      stateDirectory: stateDirectory, pull: pull)
+        } catch {
+            throw UsageError(error, timeoutOption: timeoutOption)
+        }
+    }
+}
+
+extension UsageError {
+    /// "--FLAG takes REQUIREMENT" for an option of the service.
+    init(_ option: ServiceOptions.Option, _ requirement: String, timeoutOption: String = "pull-timeout") {
+        // The flags' names, from their declarations.
+        let flag = switch option {
+        case .developmentLanguage: BundleOptions.developmentLanguage.spec.name
+        case .settle: BundleOptions.settle.spec.name
+        case .batchWindow: BundleOptions.batchWindow.spec.name
+        case .maximumFileSize: BundleOptions.maximumFileSize.spec.name
+        case .pullInterval: ServeCommand.pullInterval.spec.name
+        case .keptReleases: PullSettings.keptReleases.spec.name
+        case .maximumManifestSize: PullSettings.maximumManifestSize.spec.name
+        case .maximumDownloadSize: PullSettings.maximumDownloadSize.spec.name
+        case .maximumReleaseSize: PullSettings.maximumReleaseSize.spec.name
+        case .maximumRedirects: PullSettings.maximumRedirects.spec.name
+        case .pullTimeout: timeoutOption
+        }
+        self.init("--\(flag) takes \(requirement)")
+    }
+
+    /// The message for a value the service refuses, naming its flag.
+    init(_ error: ServiceOptions.Error, timeoutOption: String = "pull-timeout") {
+        self.init(error.option, error.requirement, timeoutOption: timeoutOption)
     }
 }

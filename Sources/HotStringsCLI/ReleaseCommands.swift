@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsRelease
+import HotStringsService
 
 /// `hotstrings publish BUNDLE OUTDIR`: a static release any web server or CDN can serve.
 struct PublishCommand: Command {
@@ -175,19 +176,21 @@ struct RollbackCommand: Command {
 
 /// The options of `pull`, which `serve --pull` takes too (with `--pull-timeout` for `--timeout`).
 struct PullSettings {
+    private typealias Limits = ServiceOptions.Limits
+
     static let keptReleases: CommandOption<Int> = .value(
-        "keep-releases", .integer("count", in: 0...1000), default: 3,
+        "keep-releases", .integer("count", in: Limits.keptReleases.closed), default: 3,
         help: "Releases before the current one kept in the bundle for rollback.")
     static let maximumManifestSize: CommandOption<Int> = .value(
-        "max-manifest-size", .integer("bytes", in: 1...(1 << 30)), default: 4 << 20, help: "The largest manifest read.")
+        "max-manifest-size", .integer("bytes", in: Limits.maximumManifestSize.closed), default: 4 << 20, help: "The largest manifest read.")
     static let maximumDownloadSize: CommandOption<Int> = .value(
-        "max-download-size", .integer("bytes", in: 1...(1 << 30)), default: 16 << 20,
+        "max-download-size", .integer("bytes", in: Limits.maximumDownloadSize.closed), default: 16 << 20,
         help: "The largest file a manifest may name.")
     static let maximumReleaseSize: CommandOption<Int> = .value(
-        "max-release-size", .integer("bytes", in: 1...(1 << 40)), default: 256 << 20,
+        "max-release-size", .integer("bytes", in: Limits.maximumReleaseSize.closed), default: 256 << 20,
         help: "The largest release (all its files together) fetched and installed.")
     static let maximumRedirects: CommandOption<Int> = .value(
-        "max-redirects", .integer("count", in: 0...50), default: 5, help: "Redirects followed per request.")
+        "max-redirects", .integer("count", in: Limits.maximumRedirects.closed), default: 5, help: "Redirects followed per request.")
 
     /// The limits, in the order help lists them (the timeout is each command's own, see `timeout(named:)`).
     static let limits: [any OptionDeclaration] = [
@@ -196,7 +199,7 @@ struct PullSettings {
 
     /// The response timeout, `--timeout` of `pull` and `--pull-timeout` of `serve`.
     static func timeout(named name: String) -> CommandOption<Duration> {
-        .value(name, .duration(plain: .seconds, in: .nanoseconds(1) ... .seconds(3600)), default: .seconds(10),
+        .value(name, .duration(plain: .seconds, in: .nanoseconds(1) ... Limits.pullTimeout.upperBound), default: .seconds(10),
                help: "Longest wait for the next bytes of a response.")
     }
 
@@ -214,5 +217,11 @@ struct PullSettings {
         options.maximumReleaseSize = try arguments[Self.maximumReleaseSize]
         options.limits.maximumRedirects = try arguments[Self.maximumRedirects]
         options.limits.idleTimeout = try arguments[timeout]
+        // The declarations take their ranges from `ServiceOptions.Limits`; this is the check every front shares.
+        do throws(ServiceOptions.Error) {
+            try ServiceOptions.check(options)
+        } catch {
+            throw UsageError(error, timeoutOption: timeout.spec.name)
+        }
     }
 }

@@ -79,7 +79,7 @@ struct ServeCommand: Command {
     static let pullURL: CommandOption<String?> = .optional(
         "pull", .text("url"), help: "Keep pulling releases from this http:// or https:// URL.")
     static let pullInterval: CommandOption<Duration> = .value(
-        "pull-interval", .duration(plain: .seconds, in: .milliseconds(100) ... .seconds(86_400)), default: .seconds(30),
+        "pull-interval", .duration(plain: .seconds, in: ServiceOptions.Limits.pullInterval.closed), default: .seconds(30),
         help: "Time between pulls.")
     static let pullTimeout = PullSettings.timeout(named: "pull-timeout")
 
@@ -89,23 +89,23 @@ struct ServeCommand: Command {
     init(arguments: ParsedArguments) throws(UsageError) {
         let bundleOptions = try BundleOptions(arguments)
         let environment = ProcessInfo.processInfo.environment
-        configuration = ServerConfiguration(
+        let service = try bundleOptions.service(
             bundle: try BundleOptions.bundle(arguments.positionals.first ?? "."),
+            stateDirectory: try arguments[Self.stateDirectory] ?? Self.defaultStateDirectory(environment),
+            pull: try Self.pull(arguments))
+        configuration = ServerConfiguration(
+            service: service,
             socketPath: SocketPath.resolve(option: try arguments[Self.socket], environment: environment,
                                            userID: ProcessStatistics.userID)
         )
-        configuration.developmentLanguage = bundleOptions.developmentLanguage
-        configuration.watcher = bundleOptions.watcher
         configuration.socketMode = try arguments[Self.socketMode]
-        configuration.stateDirectory = try arguments[Self.stateDirectory] ?? Self.defaultStateDirectory(environment)
         configuration.allowedUserIDs.formUnion(try arguments[Self.allowedUserIDs])
         configuration.clientBufferBytes = try arguments[Self.clientBuffer]
         logLevel = try arguments[Self.logLevel]
-        configuration.pull = try Self.pull(arguments)
     }
 
     /// `--pull`, `--pull-interval` and the options `pull` takes: the origin, its limits and the schedule, nil
-    /// without `--pull`.
+    /// without `--pull`; the ranges are checked with the rest of the service's options.
     static func pull(_ arguments: ParsedArguments) throws(UsageError)
         -> (options: HotStringsRelease.PullOptions, schedule: PullSchedule)? {
         guard let url = try arguments[pullURL] else {

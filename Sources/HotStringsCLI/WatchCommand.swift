@@ -1,14 +1,12 @@
-import BundleChanges
-import BundleWatcher
+import Foundation
 import HotStringsProtocol
 import HotStringsService
-import Dispatch
-import Foundation
 import LinuxSystem
 import StringsFormat
 import StringsStore
 
-/// `hotstrings watch BUNDLE`: the watcher and the store in this process, events as JSON lines.
+/// `hotstrings watch BUNDLE`: the service host in this process, its one subscriber's events on standard output
+/// through the daemon's encoder.
 struct WatchCommand: Command {
     static let spec = CommandSpec(
         name: "watch",
@@ -37,87 +35,61 @@ struct WatchCommand: Command {
         ]
     )
 
-    var bundle: String
-    var options: BundleOptions
+    /// The only client of `watch`'s host: standard output.
+    static let client: ClientID = 1
+    /// Batches that may wait for standard output before the bundle is rescanned instead.
+    static let batchBacklog = 1024
+
+    var options: ServiceOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        bundle = try BundleOptions.bundle(arguments.positionals[0])
-        options = try BundleOptions(arguments)
+        options = try BundleOptions(arguments).service(bundle: try BundleOptions.bundle(arguments.positionals[0]))
+        options.batchBacklog = Self.batchBacklog
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         Signals.ignore(.pipe)
         Signals.block([.interrupt, .terminate, .hangup])
-        let watcher: BundleWatcher
+        var hooks = ServiceHost<WireLines>.Hooks()
+        hooks.onStoreEvent = { event in
+            if case .error(_, let problem) = event { Log.warning("\(problem)") }
+        }
+        let host: ServiceHost<WireLines>
         do {
-            watcher = try BundleWatcher(root: bundle, options: options.watcher)
+            host = try ServiceHost(options, hooks: hooks)
         } catch {
-            io.printError("cannot watch \(bundle): \(error)")
+            io.printError("\(error)")
             return ExitCode.failure
         }
-        let store = StringsStore(developmentLanguage: options.developmentLanguage)
-        let (batches, continuation) = AsyncStream.makeStream(
-            of: ChangeBatch.self, bufferingPolicy: .bufferingOldest(1024)
-        )
-        watcher.start { batch in
-            // A consumer this far behind has lost track: drop the backlog's tail and rescan instead.
-            if case .dropped = continuation.yield(batch) { watcher.rescan() }
-        }
-        _ = NamedThread.run(name: "hotstrings-signal") {
-            while true {
-                let signal = Signals.waitForAny(of: [.interrupt, .terminate, .hangup])
-                if signal == .hangup {
-                    Log.info("SIGHUP: rescanning \(watcher.root)")
-                    watcher.rescan()
-                    continue
-                }
-                Log.info("stopping on \(signal)")
-                watcher.stop()
-                continuation.finish()
-                return
-            }
-        }
-        // On a thread of its own, as the daemon's core: a task on the global pool keeps libdispatch's pool
-        // monitor ticking once a second, so an idle `watch` would not be idle.
-        let core = ThreadExecutor(name: "hotstrings-core")
-        let done = DispatchSemaphore(value: 0)
-        Task(executorPreference: core) {
-            await Self.printEvents(from: batches, store: store)
-            done.signal()
-        }
-        done.wait()
-        core.finish()
-        return ExitCode.success
-    }
-
-    /// Applies each batch to the store and prints what subscribers would receive, byte for byte: the events
-    /// go through the conversion and the encoder the daemon's socket uses (`ServerEvent(_:)`, `WireLines`), so
-    /// `watch` and `subscribe` print the same lines for the same bundle, `rules` included.
-    ///
-    /// As the daemon does, a snapshot stands for the batch it follows (the first scan, or a rescan after a
-    /// `resync`): that batch's `reload` is left out and the snapshot, numbered with the batch's last seq,
-    /// comes after the batch's other events, so seq never goes backwards.
-    private static func printEvents(from batches: AsyncStream<ChangeBatch>, store: StringsStore) async {
-        var isFirst = true
-        for await batch in batches {
-            let events = await store.apply(batch)
-            let needsSnapshot = isFirst || events.contains { if case .resync = $0 { true } else { false } }
+        // Subscribed before the first scan: its errors come first, then the snapshot standing for its reload
+        // (numbered with its last seq), exactly what `subscribe` prints of a daemon, `rules` included.
+        host.submit(.subscribe(Self.client, Subscription()))
+        let root = host.watcher.root
+        host.start(connectionCount: { 1 }) { outputs in
             var lines: [UInt8] = []
-            for event in events {
-                if case .error(_, let problem) = event { Log.warning("\(problem)") }
-                if needsSnapshot, case .reload = event { continue }
-                lines += WireLines.render(ServerEvent(event), epoch: store.epoch, seq: event.seq)
+            for output in outputs {
+                switch output {
+                case .firstScanServed: Log.info("watching \(root)")
+                case .event(let line, _), .snapshot(_, let line), .slowClientResync(_, let line),
+                     .slowClientSnapshot(_, let line), .response(_, let line):
+                    lines += line
+                }
             }
-            if needsSnapshot {
-                let snapshot = await store.snapshot()
-                lines += WireLines.render(ServerEvent(snapshot), epoch: snapshot.epoch, seq: snapshot.seq)
-            }
-            if isFirst {
-                isFirst = false
-                Log.info("watching \(batch.updates.count) tables")
-            }
-            guard !lines.isEmpty else { continue }
+            guard !lines.isEmpty else { return }
             FileHandle.standardOutput.write(Data(lines))
         }
+        while true {
+            let signal = Signals.waitForAny(of: [.interrupt, .terminate, .hangup])
+            if signal == .hangup {
+                Log.info("SIGHUP: rescanning \(root)")
+                host.watcher.rescan()
+                continue
+            }
+            Log.info("stopping on \(signal)")
+            break
+        }
+        host.stopSources()
+        host.finish(waiting: true)
+        return ExitCode.success
     }
 }

@@ -1,21 +1,8 @@
-import BundleChanges
-import BundleWatcher
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsService
 import StringsFormat
-
-/// What the embedded session handles, one at a time, in arrival order.
-enum EmbeddedInput: Sendable {
-    /// A settled batch from the watcher.
-    case batch(ChangeBatch)
-    /// A command of the client's engine.
-    case command(TransportCommand)
-    /// A request of the client (`setLanguage`), with where its answer goes.
-    case request(Request, Reply)
-    /// A pull installed nothing: an `error` event, kept for `status`.
-    case problems([FileProblem])
-}
+import Synchronization
 
 /// Events in process: the transport events the client's engine reads, without encoding them.
 enum TransportEvents: EventRendering {
@@ -32,13 +19,14 @@ enum TransportEvents: EventRendering {
     }
 }
 
-/// The embedded transport's one connection to the protocol service: the engine's commands and the client's
-/// requests become service requests, the service's outputs become deliveries, in order.
+/// The embedded transport's one connection to the service host: the engine's commands and the client's
+/// requests become service requests (on the caller's thread, in order), the host's outputs become deliveries
+/// (on the core's thread, in order).
 ///
 /// The connection is made (`.connected`) once the first scan is served. Requests of the client wait until
-/// the engine's handshake is complete (its `languages` answer delivered), so that a `setLanguage` made
-/// before finds the client switched when it returns, as over the daemon's socket.
-final class EmbeddedSession {
+/// the engine's handshake is complete (its `languages` request made), so that a `setLanguage` made before
+/// finds the client switched when it returns, as over the daemon's socket.
+final class EmbeddedSession: Sendable {
     /// The only client of an embedded service.
     static let client: ClientID = 1
 
@@ -48,69 +36,86 @@ final class EmbeddedSession {
         case reply(Reply)
     }
 
-    private let service: ProtocolService<TransportEvents>
-    private let deliver: @Sendable (Delivery) -> Void
-    private var pending: [Int64: Pending] = [:]
-    private var nextRequestID: Int64 = 1
-    private var isHandshakeComplete = false
-    private var heldRequests: [(Request, Reply)] = []
+    private struct State {
+        var pending: [Int64: Pending] = [:]
+        var nextRequestID: Int64 = 1
+        var isHandshakeComplete = false
+        var heldRequests: [(Request, Reply)] = []
+        var isStopped = false
+    }
 
-    init(service: ProtocolService<TransportEvents>, deliver: @escaping @Sendable (Delivery) -> Void) {
-        self.service = service
+    private let host: ServiceHost<TransportEvents>
+    private let deliver: @Sendable (Delivery) -> Void
+    private let state = Mutex(State())
+
+    init(host: ServiceHost<TransportEvents>, deliver: @escaping @Sendable (Delivery) -> Void) {
+        self.host = host
         self.deliver = deliver
     }
 
-    /// Handles inputs until the stream ends; requests still held then fail with `.connectionLost`.
-    func run(_ inputs: AsyncStream<EmbeddedInput>) async {
-        for await input in inputs {
-            await handle(input)
-        }
-        for (_, reply) in heldRequests { reply.resume(returning: .failure(.connectionLost)) }
-        heldRequests = []
-    }
-
-    private func handle(_ input: EmbeddedInput) async {
-        switch input {
-        case .batch(let batch):
-            await perform(.batch(batch))
-        case .problems(let problems):
-            await perform(.problems(problems))
-        case .command(.subscribe(let options)):
-            await send(.subscribe(options), as: .subscription)
-        case .command(.refreshServerInfo):
-            await send(.languages, as: .serverInfo)
-            guard !isHandshakeComplete else { return }
-            isHandshakeComplete = true
-            let held = heldRequests
-            heldRequests = []
-            for (request, reply) in held { await send(request, as: .reply(reply)) }
-        case .request(let request, let reply):
-            guard isHandshakeComplete else {
-                heldRequests.append((request, reply))
-                return
+    /// Hands on a command of the client's engine.
+    func send(_ command: TransportCommand) {
+        state.withLock { state in
+            switch command {
+            case .subscribe(let options):
+                submit(.subscribe(options), as: .subscription, &state)
+            case .refreshServerInfo:
+                submit(.languages, as: .serverInfo, &state)
+                guard !state.isHandshakeComplete else { return }
+                state.isHandshakeComplete = true
+                let held = state.heldRequests
+                state.heldRequests = []
+                for (request, reply) in held { submit(request, as: .reply(reply), &state) }
             }
-            await send(request, as: .reply(reply))
         }
     }
 
-    private func send(_ request: Request, as purpose: Pending) async {
-        let id = nextRequestID
-        nextRequestID += 1
-        pending[id] = purpose
-        await perform(.request(Self.client, .number(id), request))
+    /// Hands on a request of the client; its answer goes to `reply` (`.notConnected` once stopped).
+    func request(_ request: Request, _ reply: Reply) {
+        let isRefused = state.withLock { state -> Bool in
+            guard !state.isStopped else { return true }
+            guard state.isHandshakeComplete else {
+                state.heldRequests.append((request, reply))
+                return false
+            }
+            return !submit(request, as: .reply(reply), &state)
+        }
+        if isRefused { reply.resume(returning: .failure(.notConnected)) }
     }
 
-    private func perform(_ input: ServiceInput) async {
-        for output in await service.handle(input) {
+    /// Refuses new requests; those still held fail with `.connectionLost`.
+    func stop() {
+        let held = state.withLock { state in
+            state.isStopped = true
+            defer { state.heldRequests = [] }
+            return state.heldRequests
+        }
+        for (_, reply) in held { reply.resume(returning: .failure(.connectionLost)) }
+    }
+
+    @discardableResult
+    private func submit(_ request: Request, as purpose: Pending, _ state: inout State) -> Bool {
+        let id = state.nextRequestID
+        state.nextRequestID += 1
+        guard host.submit(.request(Self.client, .number(id), request)) else { return false }
+        state.pending[id] = purpose
+        return true
+    }
+
+    /// Delivers the outputs of one input, in order (on the core's thread).
+    func handle(_ outputs: [ServiceOutput<TransportEvents>]) {
+        for output in outputs {
             switch output {
             case .firstScanServed:
                 deliver(.event(.connected))
             case .event(let event, _), .snapshot(_, let event), .slowClientResync(_, let event),
                  .slowClientSnapshot(_, let event):
                 deliver(.event(event))
-            case .response(_, let requestID, let result):
-                guard case .number(let id)? = requestID, let purpose = pending.removeValue(forKey: id) else { continue }
-                answer(purpose, with: result)
+            case .response(_, let answer):
+                guard case .number(let id)? = answer.requestID,
+                      let purpose = state.withLock({ $0.pending.removeValue(forKey: id) })
+                else { continue }
+                self.answer(purpose, with: answer.result)
             }
         }
     }

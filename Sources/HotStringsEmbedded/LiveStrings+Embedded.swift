@@ -61,8 +61,9 @@ extension LiveStrings {
     ///     reconnection and timeout settings are unused.
     ///   - options: the development language, where to keep the selected language, the file size cap.
     /// - Throws: `EmbeddedStartError` when the bundle cannot be watched (it does not exist, or inotify is
-    ///   out of instances), the development language is no language tag, the state directory cannot be
-    ///   created, or (with `pull`) the URL is no http or https URL, the interval is not positive, or the bundle
+    ///   out of instances), the development language is no language tag (or `Base`), the state directory
+    ///   cannot be created, or (with `pull`) the URL is no http or https URL, a value is out of the range
+    ///   `hotstrings serve --pull` accepts for it (the message names the property and the range), or the bundle
     ///   holds language folders of its own.
     public static func embedded(bundle: String, pull: PullSource? = nil,
                                 configuration: Configuration = Configuration(),

@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 
 /// One table of a `snapshot` event: where it comes from and all its entries in source order.
@@ -33,16 +34,6 @@ package struct TablePayload: Sendable, Equatable {
 
 /// How one table changed, as a `reload` event reports it.
 package struct ChangePayload: Sendable, Equatable {
-    /// Whether the table appeared, changed or disappeared.
-    package enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// The table is new; every key is in `added`.
-        case created
-        /// Some keys were added, changed or removed.
-        case updated
-        /// The table is gone; every key is in `removed`.
-        case deleted
-    }
-
     /// The table's language.
     package var language: String
     /// The table name.
@@ -50,7 +41,7 @@ package struct ChangePayload: Sendable, Equatable {
     /// The file, relative to the bundle root.
     package var file: String
     /// Whether the table appeared, changed or disappeared.
-    package var kind: Kind
+    package var kind: ChangeKind
     /// New keys with their values, in source order.
     package var added: [(String, String)]
     /// Keys whose value changed, with the new values, in source order.
@@ -62,7 +53,7 @@ package struct ChangePayload: Sendable, Equatable {
     package var rules: [(String, JSONValue)]
 
     /// Creates a change payload.
-    package init(language: String, table: String, file: String, kind: Kind,
+    package init(language: String, table: String, file: String, kind: ChangeKind,
                 added: [(String, String)] = [], changed: [(String, String)] = [], removed: [String] = [],
                 rules: [(String, JSONValue)] = []) {
         self.language = language

@@ -1,3 +1,4 @@
+import BundleChanges
 import StringsFormat
 
 /// An event's payload in typed form, for clients that keep a mirror of the tables.
@@ -30,7 +31,7 @@ package enum ServerEvent: Sendable, Equatable {
         case "reload":
             self = .reload(changes: try reader.array("changes").map { change throws(MalformedMessage) in
                 let kindName = try change.string("kind")
-                guard let kind = ChangePayload.Kind(rawValue: kindName) else {
+                guard let kind = ChangeKind(rawValue: kindName) else {
                     throw MalformedMessage("\(change.path).kind: unknown kind '\(kindName)'")
                 }
                 return ChangePayload(language: try change.string("language"), table: try change.string("table"),

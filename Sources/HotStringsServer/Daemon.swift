@@ -1,26 +1,38 @@
 import BundleWatcher
-import Dispatch
-import HotStringsRelease
 import HotStringsService
 import LinuxSystem
+import StringsStore
 import Synchronization
 
-/// The daemon: the socket, the watcher, the I/O thread and the protocol core, from start to a clean stop.
+/// The daemon: the service host and the I/O loop that fronts it on a Unix socket, from start to a clean stop.
 ///
-/// Its life is one pass through `State`: `configured` until `run`, `running` while it serves, `stopping`
-/// from the termination signal until clients have read what was queued and the core has drained, then
-/// `stopped`. A start that fails goes from `configured` straight to `stopped`.
+/// Its life is one pass through `State`: `configured` until `run`, `starting`, `running` (with what exists only then: the
+/// socket, the host, the I/O loop and its thread) while it serves, `stopping` from the termination signal
+/// until clients have read what was queued and the core has drained, then `stopped`. A start that fails goes
+/// from `configured` straight to `stopped`.
 package final class Daemon: Sendable {
     /// Where the daemon is in its life.
-    package enum State: Sendable, Equatable {
+    package enum State: Sendable {
         /// Made, not started.
         case configured
-        /// Serving.
-        case running
+        /// `run` is setting up the host, the socket and the I/O loop.
+        case starting
+        /// Serving, with what only a running daemon holds.
+        case running(Running)
         /// Told to stop: no new clients; queued bytes are being written, the core drains.
         case stopping
         /// Done; every descriptor is closed and the socket file removed if it was still ours.
         case stopped
+    }
+
+    /// What a running daemon holds.
+    package struct Running: Sendable {
+        // The socket is opened by `start` and closed by `stop`, both on the main thread; the I/O thread reads
+        // only its constant `fd` (see the conformance at the end of this file).
+        let socket: ListeningSocket
+        let host: ServiceHost<WireLines>
+        let io: IOLoop
+        let ioThread: NamedThread
     }
 
     private let configuration: ServerConfiguration
@@ -42,8 +54,8 @@ package final class Daemon: Sendable {
     /// - Throws: `ServerStartError` when the socket or the bundle cannot be set up.
     package func run() throws(ServerStartError) -> Int32 {
         state.withLock { current in
-            precondition(current == .configured, "a Daemon runs once")
-            current = .running
+            guard case .configured = current else { preconditionFailure("a Daemon runs once") }
+            current = .starting
         }
         Signals.ignore(.pipe)
         Signals.block([.interrupt, .terminate, .hangup])
@@ -55,73 +67,65 @@ package final class Daemon: Sendable {
             state.withLock { $0 = .stopped }
             throw error
         }
-        waitForTermination(running.watcher)
-        state.withLock { $0 = .stopping }
-        running.stop(grace: configuration.shutdownGrace)
-        state.withLock { $0 = .stopped }
+        state.withLock { $0 = .running(running) }
+        waitForTermination(running.host.watcher)
+        stop()
         _ = SystemdNotify.notify("STOPPING=1\n")
         return 0
     }
 
-    /// What a running daemon holds.
-    private struct Running {
-        let socket: ListeningSocket
-        let watcher: BundleWatcher
-        let io: IOLoop
-        let inputs: AsyncStream<CoreInput>.Continuation
-        let ioThread: NamedThread
-        let core: ThreadExecutor
-        let coreDone: DispatchSemaphore
-        let pullLoop: PullLoop?
-
-        /// Stops the puller (a pull in flight is cancelled, an install that began finishes), then the watcher,
-        /// lets the I/O loop flush for up to `grace`, drains the core, closes the socket.
-        func stop(grace: Duration) {
-            pullLoop?.stop()
-            watcher.stop()
-            io.stop(grace: grace)
-            ioThread.join()
-            inputs.finish()
-            coreDone.wait()
-            core.finish()
-            core.join()
-            socket.close()
+    /// Stops a running daemon: the host's sources (a pull in flight is cancelled, an install that began
+    /// finishes; the watcher), then lets the I/O loop flush for up to the grace period, drains the core, closes
+    /// the socket. Does nothing unless the daemon is `running`.
+    func stop() {
+        let running = state.withLock { state -> Running? in
+            guard case .running(let running) = state else { return nil }
+            state = .stopping
+            return running
         }
+        guard let running else { return }
+        running.host.stopSources()
+        running.io.stop(grace: configuration.shutdownGrace)
+        running.ioThread.join()
+        running.host.finish(waiting: true)
+        running.socket.close()
+        state.withLock { $0 = .stopped }
     }
 
     private func start() throws(ServerStartError) -> Running {
-        if configuration.pull != nil { try Self.preparePulledBundle(configuration.bundle) }
-        let socket = try ListeningSocket.open(path: configuration.socketPath, mode: configuration.socketMode)
-        let watcher: BundleWatcher
+        var hooks = ServiceHost<WireLines>.Hooks()
+        hooks.onStoreEvent = Self.log
+        hooks.onPullReport = Self.log
+        let host: ServiceHost<WireLines>
         do {
-            watcher = try BundleWatcher(root: configuration.bundle, options: configuration.watcher)
+            host = try ServiceHost(configuration.service, hooks: hooks)
         } catch {
-            socket.close()
-            throw ServerStartError(description: "cannot watch \(configuration.bundle): \(error)")
+            throw ServerStartError(description: error.description)
         }
-        let (inputs, continuation) = AsyncStream.makeStream(of: CoreInput.self, bufferingPolicy: .unbounded)
+        if let passing = host.passingPullProblem {
+            Log.warning("pull: cannot prepare \(configuration.service.bundle) yet: \(passing)")
+        }
+        let socket = try ListeningSocket.open(path: configuration.socketPath, mode: configuration.socketMode)
         let io: IOLoop
         do {
             io = try IOLoop(listener: socket.fd, limits: configuration.limits,
                             admits: Self.admission(configuration.allowedUserIDs),
-                            toCore: { continuation.yield($0) })
+                            toCore: { host.submit($0) })
         } catch {
             socket.close()
             throw ServerStartError(description: "cannot set up the event loop: \(error)")
         }
         let where_ = socket.path ?? "the socket passed by systemd"
-        let core = ThreadExecutor(name: "hotstrings-core")
-        let pullLoop = Self.pullLoop(configuration) { continuation.yield($0) }
-        let coreDone = Server.startCore(configuration, watcher: watcher, io: io, inputs: inputs, on: core,
-                                        pullLoop: pullLoop) {
-            Log.info("serving \(watcher.root) on \(where_)")
-            _ = SystemdNotify.notify("READY=1\n")
+        let root = host.watcher.root
+        host.start(connectionCount: { io.connectionCount.load(ordering: .relaxed) }) { outputs in
+            if outputs.contains(where: { if case .firstScanServed = $0 { true } else { false } }) {
+                Log.info("serving \(root) on \(where_)")
+                _ = SystemdNotify.notify("READY=1\n")
+            }
+            io.submit(outputs)
         }
         let ioThread = NamedThread.run(name: "hotstrings-io") { io.run() }
-        watcher.start { batch in continuation.yield(.batch(batch)) }
-        pullLoop?.start()
-        return Running(socket: socket, watcher: watcher, io: io, inputs: continuation,
-                       ioThread: ioThread, core: core, coreDone: coreDone, pullLoop: pullLoop)
+        return Running(socket: socket, host: host, io: io, ioThread: ioThread)
     }
 
     /// Who may connect: this user, root, and the configured extra users.
@@ -131,6 +135,17 @@ package final class Daemon: Sendable {
             let isAdmitted = peer.userID == ownUser || peer.userID == 0 || allowed.contains(peer.userID)
             if !isAdmitted { Log.warning("refused a client of user \(peer.userID) (process \(peer.processID))") }
             return isAdmitted
+        }
+    }
+
+    /// Logs what the store reports: problems as warnings, language switches and resyncs as information.
+    private static func log(_ event: StoreEvent) {
+        switch event {
+        case .reload: break
+        case .error(_, let problem): Log.warning("\(problem)")
+        case .language(_, let language, let previous):
+            Log.info("language: \(language ?? "none") (was \(previous ?? "none"))")
+        case .resync(_, let reason): Log.info("resync: \(reason.rawValue)")
         }
     }
 
@@ -146,3 +161,7 @@ package final class Daemon: Sendable {
         }
     }
 }
+
+// @unchecked: only the main thread opens, holds and closes the socket (`Daemon.start`, `Daemon.stop`); the
+// daemon's state carries it between the two under the state's lock.
+extension ListeningSocket: @unchecked Sendable {}

@@ -69,7 +69,7 @@ extension IOLoop {
                 guard !bytes.isEmpty else { continue }
                 connection.inFlight += 1
                 state.coreInFlight += 1
-                toCore(.request(connection.id, bytes))
+                toCore(.requestLine(connection.id, bytes))
             } else {
                 connection.mayHoldLines = false
                 isTooLarge = true
@@ -163,14 +163,29 @@ extension IOLoop {
         updateInterest(fd, &state)
     }
 
-    // MARK: - Commands from the core
+    // MARK: - Outputs of the core
 
-    func apply(_ command: IOCommand, _ state: inout State) {
-        switch command {
-        case .send(let id, let bytes):
+    func apply(_ output: ServiceOutput<WireLines>, _ state: inout State) {
+        switch output {
+        case .firstScanServed:
+            break
+        case .response(let id, let bytes):
+            // The client asked for it: queued whatever its buffer holds; then it may send more.
             guard let fd = state.descriptors[id] else { return }
             queueAnswer(bytes, fd, &state)
-        case .broadcast(let bytes, let ids):
+            guard state.connections[fd] != nil else { return }
+            state.connections[fd]?.inFlight -= 1
+            state.coreInFlight -= 1
+            // Lines already buffered by the framer wait for the core again; a half-closed client may be done.
+            awaitCore(fd, &state)
+            finishIfAllAnswered(fd, &state)
+            updateInterest(fd, &state)
+        case .snapshot(let id, let bytes):
+            // A subscription's snapshot, right after its answer, counted as one.
+            guard let fd = state.descriptors[id] else { return }
+            queueAnswer(bytes, fd, &state)
+        case .event(let bytes, let ids):
+            // Subject to each subscriber's buffer cap. One buffer, shared.
             for id in ids {
                 guard let fd = state.descriptors[id], state.connections[fd] != nil else { continue }
                 switch state.connections[fd]!.outbox.enqueue(bytes) {
@@ -186,24 +201,16 @@ extension IOLoop {
                     }
                 }
             }
-        case .resync(let id, let line):
+        case .slowClientResync(let id, let line):
             guard let fd = state.descriptors[id] else { return }
             state.connections[fd]?.outbox.beginResync(line)
             state.connections[fd]?.hasReportedCaughtUp = false
             state.markForFlush(fd)
-        case .snapshot(let id, let bytes):
+        case .slowClientSnapshot(let id, let bytes):
             guard let fd = state.descriptors[id] else { return }
             state.connections[fd]?.outbox.enqueueRegardless(bytes)
             state.connections[fd]?.outbox.endResync()
             state.markForFlush(fd)
-        case .requestDone(let id):
-            guard let fd = state.descriptors[id], state.connections[fd] != nil else { return }
-            state.connections[fd]?.inFlight -= 1
-            state.coreInFlight -= 1
-            // Lines already buffered by the framer wait for the core again; a half-closed client may be done.
-            awaitCore(fd, &state)
-            finishIfAllAnswered(fd, &state)
-            updateInterest(fd, &state)
         }
     }
 

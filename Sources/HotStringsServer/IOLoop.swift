@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// It never blocks on a client: sockets are non-blocking, each client's unsent bytes wait in its
 /// `Outbox`, and writable interest is asked for only while something waits. Work that needs the store
-/// goes to the core as `CoreInput`; the core answers with `IOCommand`s, handed over under a lock.
+/// goes to the service host's core as `ServiceInput`; the core answers with `ServiceOutput`s, rendered as lines
+/// (`WireLines`), handed over under a lock.
 ///
 /// Each pass of the loop waits once, applies the core's commands, reads once (at most `Limits.bytesPerTurn`)
 /// from every ready connection whose earlier lines are all handed on, hands requests to the core, then
@@ -41,8 +42,8 @@ final class IOLoop: Sendable {
     let listener: Int32
     let limits: Limits
     let admits: @Sendable (PeerCredentials) -> Bool
-    let toCore: @Sendable (CoreInput) -> Void
-    private let commands = Mutex<[IOCommand]>([])
+    let toCore: @Sendable (ServiceInput) -> Void
+    private let commands = Mutex<[ServiceOutput<WireLines>]>([])
     private let stopping = Mutex<ContinuousClock.Instant?>(nil)
     /// How many clients are connected, for `status`.
     let connectionCount = Atomic<Int>(0)
@@ -50,7 +51,7 @@ final class IOLoop: Sendable {
     init(
         listener: Int32, limits: Limits,
         admits: @escaping @Sendable (PeerCredentials) -> Bool,
-        toCore: @escaping @Sendable (CoreInput) -> Void
+        toCore: @escaping @Sendable (ServiceInput) -> Void
     ) throws(SystemError) {
         self.listener = listener
         self.limits = limits
@@ -60,8 +61,8 @@ final class IOLoop: Sendable {
         try poller.add(listener, interest: .readable)
     }
 
-    /// Hands commands to the I/O thread; safe from any thread.
-    func submit(_ new: [IOCommand]) {
+    /// Hands the core's outputs to the I/O thread; safe from any thread.
+    func submit(_ new: [ServiceOutput<WireLines>]) {
         guard !new.isEmpty else { return }
         commands.withLock { $0 += new }
         poller.wake()
@@ -136,7 +137,7 @@ final class IOLoop: Sendable {
     // MARK: - Connections
 
     struct Connection {
-        let id: ConnectionID
+        let id: ClientID
         var framer = LineFramer()
         var outbox: Outbox
         var inFlight = 0
@@ -158,8 +159,8 @@ final class IOLoop: Sendable {
     struct State {
         let limits: Limits
         var connections: [Int32: Connection] = [:]
-        var descriptors: [ConnectionID: Int32] = [:]
-        var nextID: ConnectionID = 1
+        var descriptors: [ClientID: Int32] = [:]
+        var nextID: ClientID = 1
         /// Set while accepting fails for lack of descriptors: the listener is out of the poller until then.
         var acceptPausedUntil: ContinuousClock.Instant?
         /// Connections the poller reported readable in this pass, in its order.
@@ -216,7 +217,6 @@ final class IOLoop: Sendable {
             state.connections[fd] = Connection(id: id, outbox: Outbox(limit: state.limits.outboxBytes))
             state.descriptors[id] = fd
             connectionCount.add(1, ordering: .relaxed)
-            toCore(.opened(id))
         }
     }
 

@@ -1,36 +1,25 @@
 import BundleWatcher
-import Dispatch
-import HotStringsRelease
 import HotStringsService
 import LinuxSystem
-import StringsStore
 
-/// How `hotstrings serve` runs.
+/// How `hotstrings serve` runs: the service's options, and the socket's.
 package struct ServerConfiguration: Sendable {
-    /// The bundle directory.
-    package var bundle: String
+    /// The bundle, its settling, the state directory and the pulling, checked once (`ServiceHost.Options`).
+    package var service: ServiceOptions
     /// The socket path (ignored under systemd socket activation).
     package var socketPath: String
     /// The socket file's mode.
     package var socketMode: UInt32 = 0o600
-    /// The language every lookup falls back to before Base.
-    package var developmentLanguage = "en"
-    /// Settling and the file size cap.
-    package var watcher = BundleWatcher.Options()
-    /// Where the selected language is saved; nil keeps it in memory only.
-    package var stateDirectory: String?
     /// Users besides our own and root that may connect.
     package var allowedUserIDs: Set<UInt32> = []
     /// Per-client buffer and request limits.
     var limits = IOLoop.Limits()
     /// How long shutdown waits for clients to read what is queued for them.
     package var shutdownGrace: Duration = .seconds(1)
-    /// The origin the daemon keeps pulling releases from into the bundle, and when (nil: it does not pull).
-    package var pull: (options: PullOptions, schedule: PullSchedule)?
 
-    /// A configuration with defaults for everything but the bundle and the socket.
-    package init(bundle: String, socketPath: String) {
-        self.bundle = bundle
+    /// A configuration with defaults for everything but the service and the socket.
+    package init(service: ServiceOptions, socketPath: String) {
+        self.service = service
         self.socketPath = socketPath
     }
 
@@ -55,32 +44,5 @@ package enum Server {
     /// - Throws: `ServerStartError` when the socket or the bundle cannot be set up.
     package static func run(_ configuration: ServerConfiguration) throws(ServerStartError) -> Int32 {
         try Daemon(configuration).run()
-    }
-
-    /// Starts the protocol service over `io` on a task that runs on `core`'s thread, with the store's work:
-    /// the one place that builds the selection file and the service.
-    ///
-    /// Returns a semaphore signalled once the service has handled its last input (after `inputs` finishes).
-    static func startCore(
-        _ configuration: ServerConfiguration, watcher: BundleWatcher, io: IOLoop,
-        inputs: AsyncStream<CoreInput>, on core: ThreadExecutor, pullLoop: PullLoop?,
-        onFirstScan: @escaping @Sendable () -> Void
-    ) -> DispatchSemaphore {
-        let selection = configuration.stateDirectory.map { SelectionFile(directory: $0, root: watcher.root) }
-        do {
-            try selection?.prepare()
-        } catch {
-            Log.warning("cannot prepare the state directory (select-language will fail): \(error)")
-        }
-        let store = StringsStore(developmentLanguage: configuration.developmentLanguage,
-                                 selectedLanguage: selection?.read())
-        let coreDone = DispatchSemaphore(value: 0)
-        Task(executorPreference: core) {
-            let service = DaemonService(store: store, watcher: watcher, io: io, selection: selection,
-                                        pullLoop: pullLoop, onFirstScan: onFirstScan)
-            await service.run(inputs)
-            coreDone.signal()
-        }
-        return coreDone
     }
 }

@@ -14,7 +14,7 @@ extension ProtocolService {
         } catch {
             result = .failure(error)
         }
-        outputs.append(.response(client, requestID, result))
+        respond(to: client, requestID, result)
         if case .subscribe(let options) = request, case .success = result { await subscribe(client, options) }
     }
 

@@ -2,6 +2,7 @@ import BundleChanges
 import BundleWatcher
 import HotStringsProtocol
 import HotStringsRelease
+import StringsFormat
 import StringsStore
 
 /// The HotStrings protocol, once, for every transport: answers requests, applies the watcher's batches to
@@ -41,7 +42,7 @@ package final class ProtocolService<Rendering: EventRendering> {
     /// A rendered event.
     package typealias Event = Rendering.Rendered
     /// What `handle(_:)` returns.
-    package typealias Output = ServiceOutput<Event>
+    package typealias Output = ServiceOutput<Rendering>
 
     let store: StringsStore
     let environment: Environment
@@ -75,7 +76,7 @@ package final class ProtocolService<Rendering: EventRendering> {
             let (requestID, decoded) = RequestDecoder.decode(line)
             switch decoded {
             case .success(let request): await answer(request, id: requestID, from: client)
-            case .failure(let error): outputs.append(.response(client, requestID, .failure(error)))
+            case .failure(let error): respond(to: client, requestID, .failure(error))
             }
         case .request(let client, let requestID, let request):
             guard hasScanned else { return hold(input) }
@@ -93,7 +94,19 @@ package final class ProtocolService<Rendering: EventRendering> {
             await apply(batch)
         case .problems(let problems):
             await broadcast(await store.report(problems))
+        case .subscribe(let client, let options):
+            guard hasScanned else {
+                // The first scan's snapshot reaches it (see `broadcast`).
+                register(client, SubscriptionFilter(options))
+                return
+            }
+            await subscribe(client, options)
         }
+    }
+
+    /// Queues the rendered answer to `requestID` of `client`.
+    func respond(to client: ClientID, _ requestID: RequestID?, _ result: Result<[(String, JSONValue)], ProtocolError>) {
+        outputs.append(.response(client, Rendering.render(ServiceAnswer(requestID: requestID, result: result))))
     }
 
     /// How many snapshots are kept for reuse and their bytes (what finding 5's cap bounds).
@@ -108,7 +121,7 @@ package final class ProtocolService<Rendering: EventRendering> {
 
     private func apply(_ batch: ChangeBatch) async {
         let events = await store.apply(batch)
-        await broadcast(events)
+        await broadcast(events, isFirstScan: !hasScanned)
         guard !hasScanned else { return }
         hasScanned = true
         outputs.append(.firstScanServed)
@@ -119,11 +132,12 @@ package final class ProtocolService<Rendering: EventRendering> {
 
     /// Sends the store's events to the subscribers: a `reload` rendered once per distinct filter (empty for
     /// a filter that matches none of its changes, so `seq` has no gaps), everything else once for all.
-    func broadcast(_ events: [StoreEvent]) async {
+    func broadcast(_ events: [StoreEvent], isFirstScan: Bool = false) async {
         recentProblems.record(events)
         let epoch = store.epoch
-        // After a resync, each subscriber gets a fresh snapshot, which also stands for the batch's reload.
-        let isResync = events.contains { if case .resync = $0 { true } else { false } }
+        // After a resync, each subscriber gets a fresh snapshot, which also stands for the batch's reload; so
+        // does the first scan for those subscribed before it (only a host's own front can be, `watch`).
+        let isResync = isFirstScan || events.contains { if case .resync = $0 { true } else { false } }
         for event in events {
             environment.onStoreEvent?(event)
             switch event {
@@ -155,13 +169,18 @@ package final class ProtocolService<Rendering: EventRendering> {
     /// Subscribes `client` with `options` (replacing its subscription); queues its snapshot unless `since`
     /// is still current or it asked for none.
     func subscribe(_ client: ClientID, _ options: Subscription) async {
-        unsubscribe(client)
         let filter = SubscriptionFilter(options)
-        subscriptions[client] = filter
-        subscribersByFilter[filter, default: 0] += 1
+        register(client, filter)
         if let since = options.since, since.epoch == store.epoch, since.seq == (await store.seq) { return }
         guard options.snapshot else { return }
         outputs.append(.snapshot(client, await snapshot(for: filter)))
+    }
+
+    /// Subscribes `client` with `filter`, replacing its subscription.
+    private func register(_ client: ClientID, _ filter: SubscriptionFilter) {
+        unsubscribe(client)
+        subscriptions[client] = filter
+        subscribersByFilter[filter, default: 0] += 1
     }
 
     /// Ends `client`'s subscription, and drops its filter's snapshot when it was the last with that filter.
@@ -175,7 +194,7 @@ package final class ProtocolService<Rendering: EventRendering> {
     private func snapshot(for filter: SubscriptionFilter) async -> Event {
         let seq = await store.seq
         if let cached = snapshots.value(for: filter, seq: seq) { return cached }
-        let snapshot = await store.snapshot(languages: filter.languages.map(Array.init),
+        let snapshot = await store.snapshot(languages: filter.languages.map { $0.map(\.identifier) },
                                             tables: filter.tables.map(Array.init))
         let rendered = Rendering.render(ServerEvent(snapshot), epoch: snapshot.epoch, seq: snapshot.seq)
         snapshots.insert(rendered, size: Rendering.size(of: rendered), for: filter, seq: snapshot.seq)

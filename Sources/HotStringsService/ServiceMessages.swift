@@ -25,16 +25,23 @@ package enum ServiceInput: Sendable {
     /// Problems outside the bundle's files (a pull that installed nothing): sent as `error` events, kept for
     /// `status`; nothing is served differently.
     case problems([FileProblem])
+    /// A subscription the host's own front makes without a request (`watch`): no answer. Made before the first
+    /// scan, it is in place at once, so the first scan's events reach it, its snapshot standing for the scan's
+    /// reload (as after a `resync`).
+    case subscribe(ClientID, Subscription)
 }
 
-/// What the protocol service asks its transport to deliver, in order; `Event` is how the transport carries
-/// events (encoded lines for the daemon, typed events in process).
-package enum ServiceOutput<Event: Sendable>: Sendable {
+/// What the protocol service asks its transport to deliver, in order; `Rendering` is how the transport carries
+/// events and answers (encoded lines for the daemon and `watch`, typed values in process).
+package enum ServiceOutput<Rendering: EventRendering>: Sendable {
+    /// A rendered event.
+    package typealias Event = Rendering.Rendered
+
     /// The first scan is in the store: from now on requests are answered (those that came earlier were held
     /// and are answered right after this).
     case firstScanServed
-    /// The answer to a request of `ClientID`: the members after `id` and `ok`, or the error.
-    case response(ClientID, RequestID?, Result<[(String, JSONValue)], ProtocolError>)
+    /// The answer to a request of `ClientID`, rendered: the transport may take the client's next request.
+    case response(ClientID, Rendering.Answer)
     /// An event for these subscribers, rendered once for all of them.
     case event(Event, to: [ClientID])
     /// A snapshot for one subscriber: after its `subscribe` answer, or after a store-wide `resync`.
@@ -45,10 +52,31 @@ package enum ServiceOutput<Event: Sendable>: Sendable {
     case slowClientSnapshot(ClientID, Event)
 }
 
-/// How a transport carries events: the service renders each event once per distinct audience through this.
-package protocol EventRendering {
+/// An answer as the service made it: the request's id, and the members after `id` and `ok` or the error.
+package struct ServiceAnswer: Sendable {
+    /// The id the request carried, repeated in its answer.
+    package var requestID: RequestID?
+    /// The members after `id` and `ok`, or the error.
+    package var result: Result<[(String, JSONValue)], ProtocolError>
+
+    /// An answer to the request `requestID`.
+    package init(requestID: RequestID?, result: Result<[(String, JSONValue)], ProtocolError>) {
+        self.requestID = requestID
+        self.result = result
+    }
+}
+
+/// How a transport carries events and answers: the service renders each event once per distinct audience, and
+/// each answer, through this, on its own task (so the I/O thread only moves bytes). Its metatype crosses to the
+/// core's thread, hence `SendableMetatype`.
+package protocol EventRendering: SendableMetatype {
     /// A rendered event, shared by every subscriber it goes to.
     associatedtype Rendered: Sendable
+    /// A rendered answer (typed, `ServiceAnswer`, unless the transport says otherwise).
+    associatedtype Answer: Sendable = ServiceAnswer
+
+    /// Renders the answer to a request.
+    static func render(_ answer: ServiceAnswer) -> Answer
 
     /// Renders `event` at position `epoch`/`seq`.
     static func render(_ event: ServerEvent, epoch: UInt64, seq: UInt64) -> Rendered
@@ -57,8 +85,24 @@ package protocol EventRendering {
     static func size(of rendered: Rendered) -> Int
 }
 
-/// Events as protocol lines (`EventEncoder`), for the daemon's sockets.
+extension EventRendering where Answer == ServiceAnswer {
+    /// The answer as it is.
+    package static func render(_ answer: ServiceAnswer) -> ServiceAnswer { answer }
+}
+
+/// Events and answers as protocol lines (`EventEncoder`, `ResponseEncoder`), for the daemon's sockets and `watch`.
 package enum WireLines: EventRendering {
+    /// Encodes `answer` as one line, ending in `"\n"`; an `internal` error is logged, as the operator's to see.
+    package static func render(_ answer: ServiceAnswer) -> [UInt8] {
+        switch answer.result {
+        case .success(let fields):
+            return ResponseEncoder.success(id: answer.requestID, fields: fields)
+        case .failure(let error):
+            if error.code == .internal { Log.warning("answered an error: \(error.message)") }
+            return ResponseEncoder.failure(id: answer.requestID, error)
+        }
+    }
+
     /// Encodes `event` as one line, ending in `"\n"`.
     package static func render(_ event: ServerEvent, epoch: UInt64, seq: UInt64) -> [UInt8] {
         switch event {

@@ -7,8 +7,8 @@ extension ChangePayload {
     /// A store change as a `reload` event's change.
     package init(_ change: TableChange) {
         self.init(
-            language: change.language, table: change.table, file: change.file,
-            kind: ChangePayload.Kind(rawValue: change.kind.rawValue) ?? .updated,
+            language: change.language.identifier, table: change.table, file: change.file,
+            kind: change.kind,
             added: change.added.map { ($0.key, $0.value.plainText) },
             changed: change.changed.map { ($0.key, $0.value.plainText) },
             removed: change.removed, rules: (change.added + change.changed).compactMap { pair in

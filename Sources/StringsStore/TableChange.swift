@@ -26,42 +26,32 @@ package struct KeyValue: Sendable, Hashable {
 /// lists are made from the table only when read, so applying the first scan of a large bundle does
 /// not build a second copy of every string that nobody may look at.
 package struct TableChange: Sendable, Equatable {
-    /// Whether the table appeared, changed or disappeared.
-    package enum Kind: String, Sendable, Hashable {
-        /// The table did not exist before the batch.
-        case created
-        /// The table existed and some keys or values differ.
-        case updated
-        /// The table is gone.
-        case deleted
-    }
-
     /// Where the keys come from: a whole table, or lists made by a diff.
     enum Keys: Sendable {
         case all(TableContent)
         case diff(added: [KeyValue], changed: [KeyValue], removed: [String])
     }
 
-    /// The language of the table, in canonical form.
-    package let language: String
+    /// The language of the table (a tag until a `reload` event writes it on the wire).
+    package let language: LanguageTag
     /// The table name.
     package let table: String
     /// The file the table was read from, relative to the bundle root (for a deletion, the file that went).
     package let file: String
     /// Whether the table appeared, changed or disappeared.
-    package let kind: Kind
+    package let kind: ChangeKind
     let keys: Keys
 
     /// Creates a change from explicit lists.
     package init(
-        language: String, table: String, file: String, kind: Kind,
+        language: LanguageTag, table: String, file: String, kind: ChangeKind,
         added: [KeyValue] = [], changed: [KeyValue] = [], removed: [String] = []
     ) {
         self.init(language: language, table: table, file: file, kind: kind,
                   keys: .diff(added: added, changed: changed, removed: removed))
     }
 
-    init(language: String, table: String, file: String, kind: Kind, keys: Keys) {
+    init(language: LanguageTag, table: String, file: String, kind: ChangeKind, keys: Keys) {
         self.language = language
         self.table = table
         self.file = file
@@ -114,7 +104,7 @@ package struct TableChange: Sendable, Equatable {
     ///
     /// - Complexity: O(n + m) for tables of n and m keys.
     static func between(_ old: TableContent?, _ new: TableContent?, id: TableID, file: String) -> TableChange? {
-        let language = id.language.identifier
+        let language = id.language
         switch (old, new) {
         case (nil, nil):
             return nil

@@ -147,11 +147,11 @@ struct EmbeddedPullTests {
         let sandbox = try Sandbox(prefix: "hs-embedded-pull-bad-")
         let cases: [(String, LiveStrings.PullSource, String)] = [
             (sandbox.root + "/new", .init(url: "ftp://example.com/tr"), "not an http:// or https:// URL"),
-            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", interval: .zero), "not positive"),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", interval: .zero), "interval takes seconds from 0.1 to 86400"),
             (sandbox.bundle, .init(url: "http://127.0.0.1:9"), "of its own"),
             (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", maximumFileSize: 0), "maximumFileSize"),
             (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", maximumReleaseSize: 0), "maximumReleaseSize"),
-            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", timeout: .zero), "timeout is not positive"),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", timeout: .zero), "timeout takes seconds, more than 0"),
         ]
         for (bundle, source, message) in cases {
             #expect {
@@ -159,6 +159,34 @@ struct EmbeddedPullTests {
             } throws: { error in
                 "\(error)".contains(message)
             }
+        }
+    }
+
+    /// Embedded mode refuses what `serve --pull` refuses (issue 21): the ranges are checked in one place for both;
+    /// `keptReleases` was once only sign-checked here, while `--keep-releases` took 0 to 1000.
+    @Test func embeddedModeRefusesWhatServeRefuses() throws {
+        let sandbox = try Sandbox(prefix: "hs-embedded-pull-range-")
+        let url = "http://127.0.0.1:9"
+        // As --keep-releases 5000, --pull-interval 0.05 and 90000, --max-download-size 2 GiB, --pull-timeout 7200.
+        let cases: [(LiveStrings.PullSource, String)] = [
+            (.init(url: url, keptReleases: 5000), "keptReleases takes a whole number from 0 to 1000"),
+            (.init(url: url, interval: .milliseconds(50)), "interval takes seconds from 0.1 to 86400"),
+            (.init(url: url, interval: .seconds(90_000)), "interval takes seconds from 0.1 to 86400"),
+            (.init(url: url, maximumFileSize: 2 << 30), "maximumFileSize takes a whole number from 1 to"),
+            (.init(url: url, timeout: .seconds(7200)), "timeout takes seconds, more than 0 and at most 3600"),
+        ]
+        for (source, message) in cases {
+            #expect {
+                _ = try LiveStrings.embedded(bundle: sandbox.root + "/new", pull: source)
+            } throws: { error in
+                "\(error)".contains(message)
+            }
+        }
+        // As --development-language Base.
+        #expect {
+            _ = try LiveStrings.embedded(bundle: sandbox.bundle, options: .init(developmentLanguage: "Base"))
+        } throws: { error in
+            "\(error)".contains("developmentLanguage takes a language tag")
         }
     }
 }

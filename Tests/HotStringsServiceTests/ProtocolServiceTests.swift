@@ -160,7 +160,8 @@ struct ProtocolServiceTests {
         let fixture = ServiceFixture()
         try await fixture.scan()
         let outputs = await fixture.service.handle(.requestLine(1, Array(#"{"id":4,"op":"fly"}"#.utf8)))
-        guard case .response(1, .number(4)?, .failure(let error))? = outputs.first else {
+        guard case .response(1, let answer)? = outputs.first, answer.requestID == .number(4),
+              case .failure(let error) = answer.result else {
             throw Unexpected(description: "\(outputs.map(\.kind))")
         }
         #expect(error.code == .unknownOp)
@@ -175,6 +176,25 @@ struct ProtocolServiceTests {
         #expect(resync.first?.delivered?.event.event == .resync(reason: "slow-client"))
         #expect(await fixture.service.handle(.caughtUp(5)).map(\.kind) == ["slowClientSnapshot"])
         #expect(await fixture.service.handle(.overflowed(6)).isEmpty)  // not a subscriber
+    }
+
+    /// A front's own subscription made before the first scan (`watch`) gets that scan's `error` events, then the
+    /// snapshot that stands for its reload, numbered with its last seq; no `reload`, no answer.
+    @Test func aSubscriptionBeforeTheFirstScanGetsItsErrorsThenItsSnapshot() async throws {
+        let fixture = ServiceFixture()
+        #expect(await fixture.service.handle(.subscribe(9, Subscription())).isEmpty)
+        var batch = try ServiceFixture.batch(ServiceFixture.sample.mapValues { $0 }, isFullScan: true)
+        batch.problems = WatchBatchProblems.batch(file: "fr.lproj/Localizable.strings", message: "expected '='").problems
+        let outputs = await fixture.service.handle(.batch(batch))
+        #expect(outputs.map(\.kind) == ["event", "snapshot", "firstScanServed"])
+        let error = try #require(outputs.first?.delivered)
+        #expect(error.to == [9])
+        guard case .error(let file, _, _, _) = error.event.event else { throw Unexpected(description: "no error") }
+        #expect(file == "fr.lproj/Localizable.strings")
+        let snapshot = try #require(outputs.dropFirst().first?.delivered)
+        guard case .snapshot(let tables) = snapshot.event.event else { throw Unexpected(description: "no snapshot") }
+        #expect(tables.count == 3 && snapshot.to == [9])
+        #expect(snapshot.event.seq == (await fixture.store.seq))
     }
 }
 

@@ -92,12 +92,12 @@ final class ServiceFixture {
 
     /// Applies the first scan of `tables`.
     @discardableResult
-    func scan(_ tables: [String: String] = ServiceFixture.sample) async throws -> [ServiceOutput<TypedEvent>] {
+    func scan(_ tables: [String: String] = ServiceFixture.sample) async throws -> [ServiceOutput<TypedEvents>] {
         await service.handle(.batch(try Self.batch(tables.mapValues { $0 }, isFullScan: true)))
     }
 
     /// Sends `request` from `client` and returns every output.
-    func send(_ request: Request, from client: ClientID = 1) async -> [ServiceOutput<TypedEvent>] {
+    func send(_ request: Request, from client: ClientID = 1) async -> [ServiceOutput<TypedEvents>] {
         defer { nextRequestID += 1 }
         return await service.handle(.request(client, .number(nextRequestID), request))
     }
@@ -122,10 +122,10 @@ struct Unexpected: Error, CustomStringConvertible {
     var description: String
 }
 
-extension ServiceOutput {
+extension ServiceOutput where Rendering.Answer == ServiceAnswer {
     /// The result of a `.response`.
     var response: Result<[(String, JSONValue)], ProtocolError>? {
-        if case .response(_, _, let result) = self { result } else { nil }
+        if case .response(_, let answer) = self { answer.result } else { nil }
     }
 
     /// A short name of the output's kind, for asserting on order.
@@ -141,7 +141,7 @@ extension ServiceOutput {
     }
 }
 
-extension ServiceOutput where Event == TypedEvent {
+extension ServiceOutput where Rendering == TypedEvents {
     /// The event with its audience, for `.event`, `.snapshot` and the slow-client outputs.
     var delivered: (event: TypedEvent, to: [ClientID])? {
         switch self {

@@ -36,7 +36,7 @@ import Testing
         let store = StringsStore(epoch: 1)
         let events = await store.apply(ChangeBatch(updates: [catalog(Self.first)], isFullScan: true))
         let changes = try #require(reload(in: events))
-        #expect(changes.map(\.language) == ["de", "en", "fr"])
+        #expect(changes.map(\.language.identifier) == ["de", "en", "fr"])
         #expect(changes.allSatisfy { $0.kind == .created && $0.file == "Settings.xcstrings" })
         #expect(await store.lookup("Done", table: "Settings", preferences: ["fr"]).value == "OK")
         #expect(await store.languages().map(\.language) == ["de", "en", "fr"])

@@ -79,3 +79,12 @@ func makeStore(
     _ = await store.apply(ChangeBatch(updates: tables.map { parsed($0.0, $0.2, table: $0.1) }, isFullScan: true))
     return store
 }
+
+extension TableChange {
+    /// A change of the table in `language`, which must be a valid tag (cases read better with the tag's text).
+    init(language: String, table: String, file: String, kind: ChangeKind,
+         added: [KeyValue] = [], changed: [KeyValue] = [], removed: [String] = []) {
+        guard let tag = LanguageTag(language) else { preconditionFailure("bad tag \(language)") }
+        self.init(language: tag, table: table, file: file, kind: kind, added: added, changed: changed, removed: removed)
+    }
+}

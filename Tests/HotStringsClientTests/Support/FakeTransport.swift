@@ -1,3 +1,4 @@
+import BundleChanges
 import HotStringsProtocol
 import StringsFormat
 import Synchronization
@@ -115,7 +116,7 @@ enum Fixtures {
 
     /// An `updated` change of `name` (`"language/Table"`).
     static func update(_ name: String, added: [String: String] = [:], changed: [String: String] = [:],
-                       removed: [String] = [], kind: ChangePayload.Kind = .updated) -> ChangePayload {
+                       removed: [String] = [], kind: ChangeKind = .updated) -> ChangePayload {
         let (language, table) = id(name)
         return ChangePayload(language: language, table: table, file: "\(language).lproj/\(table).strings",
                              kind: kind, added: added.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
