@@ -131,6 +131,12 @@ final class IOLoop: Sendable {
             readPass(&state)
             dispatchPass(&state)
             flushPass(&state)
+            // A flush that took a client back under its answer cap queued it for the core; nothing else may wake
+            // the loop for it (its socket is read no more while its framer holds lines), so hand them on now.
+            if !state.awaitingCore.isEmpty, state.coreInFlight < limits.coreBacklog {
+                dispatchPass(&state)
+                flushPass(&state)
+            }
         }
     }
 

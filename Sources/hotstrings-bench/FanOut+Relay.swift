@@ -9,7 +9,7 @@ extension FanOut {
     }
 
     /// Measures the bare relay (`FanOutRelay`) for the same count and line size, prints it next to the
-    /// daemon's figures and returns whether the daemon's fan-out is within 2x of it.
+    /// daemon's figures and returns whether the daemon's fan-out alone is within 1.5x of it (DESIGN.md).
     ///
     /// Two ratios: the whole (from the save, so the daemon's figure also holds the watcher and the store,
     /// about one reload latency) and the fan-out alone (first to last subscriber, the part the relay models).
@@ -21,10 +21,12 @@ extension FanOut {
         let spread = daemonSpread / relaySpread
         print(String(format: "  relay reference (%d sockets, %d-byte line, same calls): last read after %.2f ms "
                      + "(first %.2f ms)", count, daemon.eventBytes, relay.lastSeconds * 1e3, relay.firstSeconds * 1e3))
-        print(String(format: "  daemon / relay: %.2fx from the save, %.2fx for the fan-out alone "
-                     + "(first to last: %.2f ms vs %.2f ms)", whole, spread, daemonSpread * 1e3, relaySpread * 1e3))
-        let passes = spread <= 2
-        print("  bar fan-out alone <= 2x the relay: \(passes ? "PASS" : "FAIL")")
+        print(String(format: "  daemon / relay from the save: %.2fx (the daemon's figure holds the watcher and the store)",
+                     whole))
+        print(String(format: "  fan-out alone to %d subscribers (first to last subscriber read): daemon %.2f ms, "
+                     + "relay %.2f ms: %.2fx", count, daemonSpread * 1e3, relaySpread * 1e3, spread))
+        let passes = spread <= 1.5
+        print("  bar fan-out alone <= 1.5x the relay: \(passes ? "PASS" : "FAIL")")
         return passes
     }
 }

@@ -14,8 +14,10 @@ struct ServeSuite: BenchmarkSuite {
         settings. Latency: an atomic save until a subscriber in this process has read the reload line, N
         times, next to the floor measured in the same run, interleaved: the same rename seen by a bare
         inotify read in a relay thread that writes one line to a Unix socket this process reads. Fan-out:
-        one save until the last of N subscribers has read it (median of 11 saves). Memory: the daemon's resident growth per idle
-        subscriber. get: sequential round trips per second on one connection.
+        one save until the last of N subscribers has read it (median of 11 saves), and the fan-out alone (first to
+        last subscriber) against a bare relay writing the same line to as many sockets. Memory: the daemon's resident
+        growth per idle subscriber. Fairness: a `get` round trip while two other clients pipeline `table` requests for a
+        2,000-key table, against the idle `get`. get: sequential round trips per second on one connection.
 
         OPTIONS:
           --saves N        atomic saves to time (default 500)
@@ -86,6 +88,10 @@ final class Daemon {
         (0..<100).map { "\"key.\($0)\" = \"Value \($0) in round \(round)\";" }.joined(separator: "\n")
     }
 
+    /// The table the fairness figure's floods ask for (never saved, so it is in no event).
+    static let largeTable = "Large"
+    static let largeTableKeys = 2_000
+
     private init(bundle: TemporaryBundle, launched: HotStringsTestSupport.Daemon) {
         self.bundle = bundle
         self.launched = launched
@@ -95,6 +101,7 @@ final class Daemon {
     static func start() throws -> Daemon {
         let bundle = try TemporaryBundle(tables: [
             "en.lproj/Localizable.strings": table(0), "de.lproj/Localizable.strings": table(0),
+            "de.lproj/\(largeTable).strings": ClientFixture.large(round: 0, keys: largeTableKeys),
         ])
         let launched = try launch(bundle: bundle.root)
         return Daemon(bundle: bundle, launched: launched)
