@@ -1,4 +1,5 @@
 @testable import HotStringsServer
+import HotStringsService
 import HotStringsTestSupport
 import LinuxSystem
 import Synchronization
@@ -15,8 +16,9 @@ enum LoopReport: Equatable, Sendable {
 /// A real `IOLoop` on its own thread, listening in a temporary directory, with the test playing the core: it
 /// reads what the loop reports and hands it commands, as swift-nio tests drive a handler on an `EmbeddedChannel`.
 ///
-/// The one file of the loop's tests that names the loop's message types (`CoreInput`, `IOCommand`), so a change
-/// of those types is mended here alone.
+/// The one file of the loop's tests that names the loop's message types (`ServiceInput`, `ServiceOutput`), so a
+/// change of those types is mended here alone. The loop reports no connection opening (the service has no use
+/// for it): `connect()` has each client send `hello` first, reported here as `.opened`, and answered.
 final class LoopHarness {
     /// A client's connection ID, as the loop numbers them.
     typealias ID = UInt64
@@ -40,12 +42,13 @@ final class LoopHarness {
         self.log = log
         loop = try IOLoop(listener: listener, limits: limits, admits: { _ in true }, toCore: { input in
             switch input {
-            case .opened(let id): log.append(.opened(id))
-            case .request(let id, let line): log.append(.request(id, String(decoding: line, as: UTF8.self)))
+            case .requestLine(let id, let line):
+                let text = String(decoding: line, as: UTF8.self)
+                log.append(text == Self.hello ? .opened(id) : .request(id, text))
             case .closed(let id): log.append(.closed(id))
             case .overflowed(let id): log.append(.overflowed(id))
             case .caughtUp(let id): log.append(.caughtUp(id))
-            case .batch, .problems: break  // never from the loop
+            case .request, .batch, .problems, .subscribe: break  // never from the loop
             }
         })
         let loop = self.loop
@@ -96,15 +99,25 @@ final class LoopHarness {
 
     // MARK: - Clients
 
-    /// Connects a client and waits until the loop reported it open; returns it with its connection ID.
+    /// The first line of every client `connect()` makes, reported as `.opened`.
+    static let hello = "hello from the harness"
+
+    /// Connects a client, has it say `hello` and waits until the loop handed that on; answers it and reads the
+    /// answer; returns the client with its connection ID.
     func connect() throws -> (client: LineClient, id: ID) {
         let opened = reports.count(where: { if case .opened = $0 { true } else { false } })
         let client = try LineClient(socket: socketPath)
+        try client.send(Self.hello)
         var id: ID?
         try waitFor("the client to be reported open") { reports in
             let ids = reports.compactMap { if case .opened(let id) = $0 { id } else { nil } }
             id = ids.count > opened ? ids.last : nil
             return id != nil
+        }
+        loop.submit([.response(id!, line("welcome"))])
+        let welcome = try client.nextLine(timeout: .seconds(10))
+        guard String(decoding: welcome, as: UTF8.self) == "welcome" else {
+            throw TimedOut(description: "the new client read \(String(decoding: welcome, as: UTF8.self))")
         }
         return (client, id!)
     }
@@ -112,24 +125,24 @@ final class LoopHarness {
     // MARK: - Commands, as the core gives them
 
     /// Queues bytes the client asked for (an answer, a snapshot on subscribing).
-    func send(_ id: ID, _ bytes: [UInt8]) { loop.submit([.send(id, bytes)]) }
+    func send(_ id: ID, _ bytes: [UInt8]) { loop.submit([.snapshot(id, bytes)]) }
 
     /// Answers one request of `id`, as the core does: the response, then `requestDone`, in one hand-over.
-    func answer(_ id: ID, _ bytes: [UInt8]) { loop.submit([.send(id, bytes), .requestDone(id)]) }
+    func answer(_ id: ID, _ bytes: [UInt8]) { loop.submit([.response(id, bytes)]) }
 
     /// Answers several requests of `id` in one hand-over.
     func answer(_ id: ID, _ answers: [[UInt8]]) {
-        loop.submit(answers.flatMap { [IOCommand.send(id, $0), .requestDone(id)] })
+        loop.submit(answers.map { .response(id, $0) })
     }
 
     /// Queues one event for `ids`, subject to each one's event cap.
-    func broadcast(_ bytes: [UInt8], to ids: [ID]) { loop.submit([.broadcast(bytes, ids)]) }
+    func broadcast(_ bytes: [UInt8], to ids: [ID]) { loop.submit([.event(bytes, to: ids)]) }
 
     /// Queues the `resync` line for a client the loop reported overflowed.
-    func resync(_ id: ID, _ line: [UInt8]) { loop.submit([.resync(id, line)]) }
+    func resync(_ id: ID, _ line: [UInt8]) { loop.submit([.slowClientResync(id, line)]) }
 
     /// Queues the snapshot that ends a client's resync.
-    func snapshot(_ id: ID, _ bytes: [UInt8]) { loop.submit([.snapshot(id, bytes)]) }
+    func snapshot(_ id: ID, _ bytes: [UInt8]) { loop.submit([.slowClientSnapshot(id, bytes)]) }
 
     /// Waits until the loop has applied every command submitted before, and finished the pass that applied them
     /// (its hand-overs to the core are reported by then): a marker queued for the harness's own client after
@@ -138,7 +151,7 @@ final class LoopHarness {
         guard let probe else { return }
         probeRound += 1
         let marker = "settled \(probeRound)"
-        loop.submit([.send(probe.id, line(marker))])
+        loop.submit([.snapshot(probe.id, line(marker))])
         let line = try probe.client.nextLine(timeout: .seconds(10))
         guard String(decoding: line, as: UTF8.self) == marker else {
             throw TimedOut(description: "the probe read \(String(decoding: line, as: UTF8.self)), not \(marker)")
