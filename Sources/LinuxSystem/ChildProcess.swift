@@ -63,7 +63,7 @@ package final class ChildProcess: Sendable {
         package var directory: String?
         /// The user and group to run as (supplementary groups dropped), or nil for this process's; needs root.
         package var user: (userID: UInt32, groupID: UInt32)?
-        /// Standard input: /dev/null unless said otherwise.
+        /// Standard input: /dev/null unless said otherwise. A pipe makes this process ignore SIGPIPE (see `init`).
         package var standardInput: Redirection = .null
         /// Standard output: a pipe unless said otherwise.
         package var standardOutput: Redirection = .pipe
@@ -101,6 +101,10 @@ package final class ChildProcess: Sendable {
             for case let fd? in ownEnds { Descriptor.close(fd) }
         }
         let redirections = [configuration.standardInput, configuration.standardOutput, configuration.standardError]
+        // A child that exits before reading its input would make the next write to the pipe raise SIGPIPE, whose
+        // default ends this whole process: ignored, the write fails with EPIPE instead. (Children get every
+        // disposition back to its default before exec.)
+        if case .pipe = configuration.standardInput { Signals.ignore(.pipe) }
         do throws(SystemError) {
             for (index, redirection) in redirections.enumerated() {
                 switch redirection {

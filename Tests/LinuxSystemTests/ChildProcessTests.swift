@@ -23,6 +23,17 @@ import Testing
         }
     }
 
+    @Test func writingToTheInputOfAChildThatExitedIsAnErrorNotSIGPIPE() throws {
+        // Without SIGPIPE ignored, this write ends the whole test process (the suite once died of it).
+        var configuration = ChildProcess.Configuration("/bin/true", [])
+        configuration.standardInput = .pipe
+        let child = try ChildProcess(configuration)
+        #expect(child.waitForExit(timeout: .seconds(20)) == .exited(0))
+        let input = try #require(child.standardInput)
+        let error = #expect(throws: SystemError.self) { _ = try Descriptor.write(Array("unread\n".utf8), to: input) }
+        #expect(error?.errno == .brokenPipe)
+    }
+
     @Test func aChildDoesNotInheritBlockedSignals() throws {
         // The thread that forks blocks every signal, and a test process may block SIGTERM to wait for it: a mask
         // is inherited through fork and exec, so without the child's reset SIGTERM would stay pending forever.
