@@ -20,7 +20,10 @@ enum ServiceTransport: String, CaseIterable, CustomTestStringConvertible, Sendab
     func start(_ sandbox: Sandbox, stateDirectory: String? = nil) async throws -> any ServiceEndpoint {
         let state = stateDirectory ?? sandbox.stateDirectory
         switch self {
-        case .daemon: return try DaemonEndpoint(sandbox, stateDirectory: state)
+        case .daemon:
+            // The start waits for the daemon's socket: off the cooperative pool, as every blocking wait here.
+            nonisolated(unsafe) let sandbox = sandbox
+            return try await offThePool { try DaemonEndpoint(sandbox, stateDirectory: state) }
         case .embedded: return try await EmbeddedEndpoint(sandbox, stateDirectory: state)
         }
     }
@@ -68,7 +71,10 @@ extension ServiceEndpoint {
 }
 
 /// A `hotstrings serve` process and one socket connection to it.
-final class DaemonEndpoint: ServiceEndpoint {
+/// Its requests and reads block on the socket, so each runs on a thread of its own (`offThePool`): an
+/// asynchronous test awaiting them never holds one of the cooperative pool's threads (two on a 2-core machine)
+/// that other tests' tasks need. `@unchecked Sendable`: one test uses an endpoint, one call at a time.
+final class DaemonEndpoint: ServiceEndpoint, @unchecked Sendable {
     let daemon: Daemon
     let client: LineClient
     private var nextID: Int64 = 1
@@ -81,7 +87,22 @@ final class DaemonEndpoint: ServiceEndpoint {
         client = try LineClient(socket: sandbox.socket)
     }
 
-    func request(_ request: Request) throws -> Result<[String: JSONValue], ProtocolError> {
+    func request(_ request: Request) async throws -> Result<[String: JSONValue], ProtocolError> {
+        try await offThePool { [self] in try blockingRequest(request) }
+    }
+
+    func nextEvent() async throws -> ReceivedEvent {
+        try await offThePool { [self] in try blockingNextEvent() }
+    }
+
+    func stop() async throws {
+        try await offThePool { [self] in
+            client.close()
+            _ = try daemon.terminate()
+        }
+    }
+
+    private func blockingRequest(_ request: Request) throws -> Result<[String: JSONValue], ProtocolError> {
         let id = nextID
         nextID += 1
         try client.send(bytes: RequestEncoder.encode(id: .number(id), request))
@@ -99,17 +120,13 @@ final class DaemonEndpoint: ServiceEndpoint {
         }
     }
 
-    func nextEvent() throws -> ReceivedEvent {
+    private func blockingNextEvent() throws -> ReceivedEvent {
         if !events.isEmpty { return events.removeFirst() }
         guard case .event(let name, let epoch, let seq, let body) = try ServerMessage.decode(try client.nextLine())
         else { throw ClientError(description: "an answer where an event was expected") }
         return ReceivedEvent(epoch: epoch, seq: seq, event: try ServerEvent(name: name, body: body))
     }
 
-    func stop() throws {
-        client.close()
-        _ = try daemon.terminate()
-    }
 }
 
 /// An `EmbeddedTransport` on the sandbox's bundle, talked to as the client's engine does.
