@@ -45,7 +45,12 @@ package final class EmbeddedTransport: HotStringsTransport {
         do {
             host = try ServiceHost(serviceOptions, hooks: hooks)
         } catch {
-            throw EmbeddedStartError(description: error.description)
+            let code: EmbeddedStartError.Code = switch error.stage {
+            case .pull: .cannotPull
+            case .watch: .cannotWatch
+            case .stateDirectory: .cannotSaveSelection
+            }
+            throw EmbeddedStartError(code, description: error.description)
         }
         let deliverer = Deliverer()
         self.deliverer = deliverer
@@ -102,7 +107,7 @@ package final class EmbeddedTransport: HotStringsTransport {
             do throws(ReleaseError) {
                 pullOptions = try PullOptions(url: pull.url)
             } catch {
-                throw EmbeddedStartError(description: "cannot pull into \(bundle): \(error)")
+                throw EmbeddedStartError(.cannotPull, description: "cannot pull into \(bundle): \(error)")
             }
             pullOptions.keptReleases = pull.keptReleases
             pullOptions.maximumFileSize = pull.maximumFileSize
@@ -126,7 +131,7 @@ package final class EmbeddedTransport: HotStringsTransport {
             case .maximumRedirects: "maximumRedirects"
             case .pullTimeout: "timeout"
             }
-            throw EmbeddedStartError(description: "\(name) takes \(error.requirement)")
+            throw EmbeddedStartError(.invalidOption, description: "\(name) takes \(error.requirement)")
         }
     }
 }

@@ -74,13 +74,62 @@ extension LiveStrings {
     }
 }
 
-/// Why an embedded `LiveStrings` could not start.
+/// Why an embedded `LiveStrings` could not start: a `code` to decide by, and a one-line `description`.
+///
+/// Made to grow, as `LiveStringsError`: new codes may come in any release, so a `switch error.code` needs a
+/// `default:`; `catch EmbeddedStartError.Code.invalidOption` matches by code alone.
 public struct EmbeddedStartError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is. New codes may be added in any release.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The codes this release knows; private, so adding one breaks no `switch` outside this module.
+        private enum Known: String, Sendable, Hashable {
+            case invalidOption, cannotWatch, cannotPull, cannotSaveSelection, other
+        }
+
+        private let known: Known
+
+        private init(_ known: Known) { self.known = known }
+
+        /// An option is out of the range the daemon accepts too (`keptReleases`, an interval...).
+        public static let invalidOption = Code(.invalidOption)
+        /// The bundle cannot be watched: it is missing or not a folder, or inotify is out of watches.
+        public static let cannotWatch = Code(.cannotWatch)
+        /// The pull source cannot be used (its URL, or the bundle it would pull into).
+        public static let cannotPull = Code(.cannotPull)
+        /// The state directory, where the selected language is saved, cannot be created.
+        public static let cannotSaveSelection = Code(.cannotSaveSelection)
+        /// None of the above: an error made by `init(description:)`.
+        public static let other = Code(.other)
+
+        /// The code's name: `invalidOption`.
+        public var description: String { known.rawValue }
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
     /// A one-line explanation, naming the bundle or the option at fault.
     public var description: String
 
-    /// An error with its explanation.
-    public init(description: String) {
+    /// An error with its code and explanation.
+    public init(_ code: Code, description: String) {
+        self.code = code
         self.description = description
+    }
+
+    /// An error with its explanation only (code `.other`).
+    public init(description: String) {
+        self.init(.other, description: description)
+    }
+
+    /// Whether `error` has the code `code`: `catch EmbeddedStartError.Code.cannotWatch`.
+    public static func ~= (code: Code, error: EmbeddedStartError) -> Bool {
+        error.code == code
+    }
+}
+
+extension EmbeddedStartError.Code {
+    /// Whether `error` is an `EmbeddedStartError` with the code `code`, for a `catch` of untyped errors.
+    public static func ~= (code: Self, error: any Error) -> Bool {
+        (error as? EmbeddedStartError)?.code == code
     }
 }

@@ -10,7 +10,7 @@ extension ServiceHost {
         do throws(ReleaseError) {
             return try ReleaseStore(bundle: options.bundle).prepareForPulling()
         } catch {
-            throw StartError(description: "cannot pull into \(options.bundle): \(error)")
+            throw StartError(stage: .pull, description: "cannot pull into \(options.bundle): \(error)")
         }
     }
 

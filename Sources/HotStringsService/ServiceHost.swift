@@ -38,6 +38,18 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
 
     /// Why a host could not be made.
     package struct StartError: Error, Sendable, CustomStringConvertible {
+        /// What could not be set up.
+        package enum Stage: Sendable {
+            /// The bundle, for pulling releases into it.
+            case pull
+            /// The watcher on the bundle.
+            case watch
+            /// The state directory, where the selection is saved.
+            case stateDirectory
+        }
+
+        /// What could not be set up.
+        package var stage: Stage
         /// What went wrong, naming the bundle or directory.
         package var description: String
     }
@@ -84,7 +96,7 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
         do {
             watcher = try BundleWatcher(root: options.bundle, options: options.watcher)
         } catch {
-            throw StartError(description: "cannot watch \(options.bundle): \(error)")
+            throw StartError(stage: .watch, description: "cannot watch \(options.bundle): \(error)")
         }
         self.watcher = watcher
         let selection = options.stateDirectory.map { SelectionFile(directory: $0, root: watcher.root) }
@@ -93,7 +105,7 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
             try selection?.prepare()
         } catch {
             guard !options.requiresStateDirectory else {
-                throw StartError(description: "cannot create the state directory: \(error)")
+                throw StartError(stage: .stateDirectory, description: "cannot create the state directory: \(error)")
             }
             Log.warning("cannot prepare the state directory (select-language will fail): \(error)")
         }

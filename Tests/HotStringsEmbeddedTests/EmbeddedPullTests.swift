@@ -75,6 +75,7 @@ struct EmbeddedPullTests {
         let second = try fixture.publishGreeting("Servus aus dem Netz")
         try await eventually("the second release") { strings.localizedString("greeting") == "Servus aus dem Netz" }
         try await eventually("the install report") { fixture.reports.installs.last == second }
+        try await eventually("the second release's reload") { fixture.reloads >= reloadsBefore + 1 }
         #expect(fixture.reloads == reloadsBefore + 1, "\(fixture.probe.changes)")
 
         // A release whose German table arrives with a wrong byte: nothing installed, reported once, old values.
@@ -94,10 +95,13 @@ struct EmbeddedPullTests {
         // The origin is fixed: the release is installed, one more reload.
         try fixture.origin.setFault(nil, for: "/files/")
         try await eventually("the recovery") { strings.localizedString("greeting") == "Kaputt" }
-        #expect(fixture.reloads == reloadsBefore + 2, "\(fixture.probe.changes)")
+        // A lookup sees the new snapshot as soon as it is published, a moment before the reload hook runs: the
+        // count is awaited, then checked again once the pull has recorded its success (no second reload came).
+        try await eventually("the recovery's reload") { fixture.reloads >= reloadsBefore + 2 }
         #expect(fixture.reports.failures.count == 1)
         // The watcher can deliver the swap's reload before the pull loop, still pruning, records its success.
         try await eventually("the pull's success recorded") { fixture.transport.pullStatus?.consecutiveFailures == 0 }
+        #expect(fixture.reloads == reloadsBefore + 2, "\(fixture.probe.changes)")
     }
 
     @Test func stopEndsThePuller() async throws {
@@ -145,19 +149,23 @@ struct EmbeddedPullTests {
 
     @Test func badPullSourcesAreStartErrors() throws {
         let sandbox = try Sandbox(prefix: "hs-embedded-pull-bad-")
-        let cases: [(String, LiveStrings.PullSource, String)] = [
-            (sandbox.root + "/new", .init(url: "ftp://example.com/tr"), "not an http:// or https:// URL"),
-            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", interval: .zero), "interval takes seconds from 0.1 to 86400"),
-            (sandbox.bundle, .init(url: "http://127.0.0.1:9"), "of its own"),
-            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", maximumFileSize: 0), "maximumFileSize"),
-            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", maximumReleaseSize: 0), "maximumReleaseSize"),
-            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", timeout: .zero), "timeout takes seconds, more than 0"),
+        let cases: [(String, LiveStrings.PullSource, String, EmbeddedStartError.Code)] = [
+            (sandbox.root + "/new", .init(url: "ftp://example.com/tr"), "not an http:// or https:// URL", .cannotPull),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", interval: .zero),
+             "interval takes seconds from 0.1 to 86400", .invalidOption),
+            (sandbox.bundle, .init(url: "http://127.0.0.1:9"), "of its own", .cannotPull),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", maximumFileSize: 0), "maximumFileSize",
+             .invalidOption),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", maximumReleaseSize: 0), "maximumReleaseSize",
+             .invalidOption),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", timeout: .zero),
+             "timeout takes seconds, more than 0", .invalidOption),
         ]
-        for (bundle, source, message) in cases {
+        for (bundle, source, message, code) in cases {
             #expect {
                 _ = try LiveStrings.embedded(bundle: bundle, pull: source)
             } throws: { error in
-                "\(error)".contains(message)
+                "\(error)".contains(message) && (error as? EmbeddedStartError)?.code == code
             }
         }
     }
@@ -188,5 +196,27 @@ struct EmbeddedPullTests {
         } throws: { error in
             "\(error)".contains("developmentLanguage takes a language tag")
         }
+    }
+
+    /// Start errors carry a code to decide by (issue 21: public errors that can grow).
+    @Test func startErrorsHaveCodesThatCatchClausesMatch() throws {
+        let sandbox = try Sandbox(prefix: "hs-embedded-start-codes-")
+        let file = sandbox.root + "/a-file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        do {
+            // A state directory inside a regular file cannot be made.
+            _ = try LiveStrings.embedded(bundle: sandbox.bundle, options: .init(stateDirectory: file + "/state"))
+            Issue.record("a state directory inside a file was accepted")
+        } catch EmbeddedStartError.Code.cannotSaveSelection {
+            // The code alone matched.
+        } catch {
+            Issue.record("not cannotSaveSelection: \(error)")
+        }
+        let wrong: any Error = EmbeddedStartError(description: "made by an app")
+        switch wrong {
+        case EmbeddedStartError.Code.other: break
+        default: Issue.record("init(description:) is not .other")
+        }
+        #expect(EmbeddedStartError.Code.invalidOption.description == "invalidOption")
     }
 }
