@@ -59,6 +59,23 @@ package enum ResponseEncoder {
         return out
     }
 
+    /// `line`, a response encoded with no `id` (`{"id":null,…`), as the response to `id`: the members after
+    /// `id` are copied as they are, so an answer rendered once serves every request for the same content.
+    /// - Precondition: `line` was encoded here with `id` nil.
+    package static func line(_ line: [UInt8], answering id: RequestID?) -> [UInt8] {
+        let anonymous = Array(#"{"id":null"#.utf8)
+        precondition(line.starts(with: anonymous), "not a response encoded without an id")
+        guard id != nil else { return line }
+        var out: [UInt8] = []
+        out.reserveCapacity(line.count + 24)
+        writeHeader(id: id, ok: true, to: &out)
+        // The header just written ends in `,"ok":true`; what follows `{"id":null` in `line` starts with the
+        // same `,"ok":…`, so the header's `ok` member is taken back and the line's kept.
+        out.removeLast(#","ok":true"#.utf8.count)
+        out.append(contentsOf: line[anonymous.count...])
+        return out
+    }
+
     private static func writeHeader(id: RequestID?, ok: Bool, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"id":"#.utf8)
         switch id {

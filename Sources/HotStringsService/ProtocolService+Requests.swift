@@ -8,6 +8,9 @@ extension ProtocolService {
     /// Answers `request` of `client`; events it causes (a `language` event) go out before the answer, a
     /// subscription's snapshot after it.
     func answer(_ request: Request, id requestID: RequestID?, from client: ClientID) async {
+        if case .table(let language, let table) = request {
+            return await answerTable(language, table, requestID, client)
+        }
         let result: Result<[(String, JSONValue)], ProtocolError>
         do {
             result = .success(try await perform(request, for: client))
@@ -16,6 +19,26 @@ extension ProtocolService {
         }
         respond(to: client, requestID, result)
         if case .subscribe(let options) = request, case .success = result { await subscribe(client, options) }
+    }
+
+    /// Answers a `table` request from the kept answers when the store has not changed since one was rendered for
+    /// the same language and table: a large table's answer costs milliseconds of the core's time to build and
+    /// encode, and every other client's request waits behind it (issue 21's `get` under pipelined `table`s).
+    private func answerTable(_ language: String, _ table: String, _ requestID: RequestID?, _ client: ClientID) async {
+        let key = TableAnswers<Rendering.Answer>.Key(language: language, table: table, seq: await store.seq)
+        if let kept = tableAnswers.answer(for: key) {
+            outputs.append(.response(client, Rendering.answer(kept, to: requestID)))
+            return
+        }
+        let result: Result<[(String, JSONValue)], ProtocolError>
+        do {
+            result = .success(try await perform(.table(language: language, table: table), for: client))
+        } catch {
+            result = .failure(error)
+        }
+        let rendered = Rendering.render(ServiceAnswer(requestID: nil, result: result))
+        if case .success = result { tableAnswers.keep(rendered, for: key, size: Rendering.size(ofAnswer: rendered)) }
+        outputs.append(.response(client, Rendering.answer(rendered, to: requestID)))
     }
 
     /// The members of the answer to `request`, after `id` and `ok`.

@@ -54,6 +54,8 @@ package final class ProtocolService<Rendering: EventRendering> {
     private var hasScanned = false
     private var heldRequests: [ServiceInput] = []
     var outputs: [Output] = []
+    /// Rendered `table` answers, kept while the store does not change.
+    var tableAnswers = TableAnswers<Rendering.Answer>()
 
     /// A service over `store`.
     package init(store: StringsStore, environment: Environment) {

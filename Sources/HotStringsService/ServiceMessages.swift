@@ -78,6 +78,13 @@ package protocol EventRendering: SendableMetatype {
     /// Renders the answer to a request.
     static func render(_ answer: ServiceAnswer) -> Answer
 
+    /// `rendered`, an answer rendered with no request id, as the answer to `requestID` (for answers kept and
+    /// served again, such as a large `table`'s).
+    static func answer(_ rendered: Answer, to requestID: RequestID?) -> Answer
+
+    /// How many bytes `answer` holds, for the kept answers' byte cap.
+    static func size(ofAnswer answer: Answer) -> Int
+
     /// Renders `event` at position `epoch`/`seq`.
     static func render(_ event: ServerEvent, epoch: UInt64, seq: UInt64) -> Rendered
 
@@ -88,6 +95,16 @@ package protocol EventRendering: SendableMetatype {
 extension EventRendering where Answer == ServiceAnswer {
     /// The answer as it is.
     package static func render(_ answer: ServiceAnswer) -> ServiceAnswer { answer }
+
+    /// The answer with `requestID`.
+    package static func answer(_ rendered: ServiceAnswer, to requestID: RequestID?) -> ServiceAnswer {
+        var answer = rendered
+        answer.requestID = requestID
+        return answer
+    }
+
+    /// Not counted: a typed answer shares its strings with the store's tables.
+    package static func size(ofAnswer answer: ServiceAnswer) -> Int { 0 }
 }
 
 /// Events and answers as protocol lines (`EventEncoder`, `ResponseEncoder`), for the daemon's sockets and `watch`.
@@ -102,6 +119,14 @@ package enum WireLines: EventRendering {
             return ResponseEncoder.failure(id: answer.requestID, error)
         }
     }
+
+    /// The line with `requestID` in place of its `null` id.
+    package static func answer(_ rendered: [UInt8], to requestID: RequestID?) -> [UInt8] {
+        ResponseEncoder.line(rendered, answering: requestID)
+    }
+
+    /// The line's length.
+    package static func size(ofAnswer answer: [UInt8]) -> Int { answer.count }
 
     /// Encodes `event` as one line, ending in `"\n"`.
     package static func render(_ event: ServerEvent, epoch: UInt64, seq: UInt64) -> [UInt8] {

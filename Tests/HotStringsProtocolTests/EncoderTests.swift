@@ -1,5 +1,6 @@
 import Testing
 import HotStringsProtocol
+import StringsFormat
 
 private func text(_ bytes: [UInt8]) -> String {
     String(decoding: bytes, as: UTF8.self)
@@ -16,6 +17,19 @@ struct EncoderTests {
         #expect(text(ResponseEncoder.success(id: .string("a\"b"), fields: [])) == #"{"id":"a\"b","ok":true}"# + "\n")
         #expect(text(ResponseEncoder.success(id: nil, fields: [("language", nil)]))
             == #"{"id":null,"ok":true,"language":null}"# + "\n")
+    }
+
+    @Test("a line encoded without an id answers any id byte for byte as if encoded with it")
+    func reidentified() {
+        let fields: [(String, JSONValue)] = [("entries", .object([("k", "v \"quoted\"")])), ("seq", 7)]
+        let anonymous = ResponseEncoder.success(id: nil, fields: fields)
+        for id in [RequestID.number(41), .number(-1), .string("a\"b"), .string("")] {
+            #expect(ResponseEncoder.line(anonymous, answering: id) == ResponseEncoder.success(id: id, fields: fields))
+        }
+        #expect(ResponseEncoder.line(anonymous, answering: nil) == anonymous)
+        let failure = ResponseEncoder.failure(id: nil, ProtocolError(.notFound, "no table"))
+        #expect(ResponseEncoder.line(failure, answering: .number(9))
+            == ResponseEncoder.failure(id: .number(9), ProtocolError(.notFound, "no table")))
     }
 
     @Test("failure lines carry code and message, and available when set")

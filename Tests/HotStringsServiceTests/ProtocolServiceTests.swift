@@ -56,6 +56,28 @@ struct ProtocolServiceTests {
         #expect(error.code == .notFound && error.message.contains("'fr'"))
     }
 
+    /// `table` answers are kept while the store does not change (issue 21): a kept one answers with the new
+    /// request's id, and a change of the table is served at once.
+    @Test func aKeptTableAnswerServesTheSameContentUntilTheStoreChanges() async throws {
+        let fixture = ServiceFixture()
+        try await fixture.scan()
+        let first = try await fixture.answer(.table(language: "en", table: "Localizable"))
+        let again = try await fixture.answer(.table(language: "en", table: "Localizable"))
+        #expect(again["entries"] == first["entries"] && again["seq"] == first["seq"])
+        #expect(again["entries"] == .object([("greeting", "Hello!"), ("farewell", "Bye")]))
+        let outputs = await fixture.service.handle(.request(3, .number(41), .table(language: "en", table: "Localizable")))
+        guard case .response(3, let answer)? = outputs.first else {
+            throw Unexpected(description: "no answer: \(outputs)")
+        }
+        #expect(answer.requestID == .number(41))
+
+        let change = try ServiceFixture.batch(["en/Localizable": #""greeting" = "Hi!";"#])
+        _ = await fixture.service.handle(.batch(change))
+        let changed = try await fixture.answer(.table(language: "en", table: "Localizable"))
+        #expect(changed["entries"] == .object([("greeting", "Hi!")]))
+        #expect((changed["seq"]?.int64Value ?? 0) > (first["seq"]?.int64Value ?? 0))
+    }
+
     @Test func subscribeAnswersFirstThenSendsItsSnapshotThenEvents() async throws {
         let fixture = ServiceFixture()
         try await fixture.scan()
