@@ -16,23 +16,16 @@ package enum ProcessStatistics {
         resourceUsage().ru_maxrss * 1024
     }
 
-    /// The kernel's high-water mark of this process's resident set since it started or since the last
-    /// `resetResidentHighWaterMark()`, in bytes (`VmHWM` in `/proc/self/status`); nil when it cannot be read.
-    package static func residentHighWaterMark() -> Int? {
-        guard let status = try? FileSystem.readFile(atPath: "/proc/self/status", maximumSize: 1 << 16),
+    /// The kernel's high-water mark of the resident set of process `pid` (this process when nil), in bytes
+    /// (`VmHWM` in `/proc/PID/status`); nil when it cannot be read (no such process, or one already ended).
+    package static func residentHighWaterMark(ofProcess pid: Int32? = nil) -> Int? {
+        let path = "/proc/\(pid.map(String.init) ?? "self")/status"
+        guard let status = try? FileSystem.readFile(atPath: path, maximumSize: 1 << 16),
               let line = String(decoding: status, as: UTF8.self).split(separator: "\n")
                   .first(where: { $0.hasPrefix("VmHWM:") }),
               let kibibytes = Int(line.dropFirst(6).trimmingPrefix(while: { $0 == " " || $0 == "\t" })
                   .prefix(while: \.isNumber)) else { return nil }
         return kibibytes * 1024
-    }
-
-    /// Sets the high-water mark of `residentHighWaterMark()` back to what is resident now (writes `5` to
-    /// `/proc/self/clear_refs`, Linux 4.0 and later): a measure of one step's peak, unlike `peakResidentBytes()`,
-    /// which keeps the largest the process ever had.
-    /// - Throws: `SystemError` when the file cannot be written.
-    package static func resetResidentHighWaterMark() throws(SystemError) {
-        try FileSystem.writeFile(Array("5".utf8), toPath: "/proc/self/clear_refs")
     }
 
     /// This process's ID, from `getpid`.
