@@ -18,6 +18,12 @@ import Testing
         return (fixture, origin)
     }
 
+    /// How much this process's peak resident size may grow during one of these requests. The old code grew by
+    /// 443 MB (endless body) and 516 MB (gzip bomb); this process runs other tests at once, and one of them
+    /// raising the peak in the same seconds made a growth of 108 MB once (a 64 MiB bound failed 1 of 10 looped
+    /// runs). The pull of `aLargeReleaseIsStreamedToTheDiskNotHeldInMemory` is measured in a process of its own.
+    static let peakGrowthBound = 256 << 20
+
     /// What `body` throws, as text ("" when it throws nothing).
     static func failure(_ body: () throws -> Void) -> String {
         do {
@@ -40,7 +46,7 @@ import Testing
         // The request asked for the body as it is; what libcurl inflated anyway (512 MiB) was dropped as it came.
         #expect(origin.acceptEncodings == ["identity"], "\(origin.acceptEncodings)")
         let grown = ProcessStatistics.peakResidentBytes() - peak
-        #expect(grown < 64 << 20, "the peak resident size grew by \(grown) bytes")
+        #expect(grown < Self.peakGrowthBound, "the peak resident size grew by \(grown) bytes")
         #expect(fixture.currentRelease == nil)
     }
 
@@ -57,7 +63,7 @@ import Testing
         // those pieces are dropped one by one, never queued.
         let grown = ProcessStatistics.peakResidentBytes() - peak
         let sent = origin.endlessBodiesSent
-        #expect(grown < 64 << 20, "the peak resident size grew by \(grown) bytes; the origin sent \(sent)")
+        #expect(grown < Self.peakGrowthBound, "the peak resident size grew by \(grown) bytes; the origin sent \(sent)")
     }
 
     @Test func aLargeReleaseIsStreamedToTheDiskNotHeldInMemory() throws {
@@ -118,7 +124,7 @@ import Testing
         try waitUntil("the origin noticing the client is gone") { !origin.endlessBodiesSent.isEmpty }
         let grown = ProcessStatistics.peakResidentBytes() - peak
         let sent = origin.endlessBodiesSent
-        #expect(grown < 64 << 20, "the peak resident size grew by \(grown) bytes; the origin sent \(sent)")
+        #expect(grown < Self.peakGrowthBound, "the peak resident size grew by \(grown) bytes; the origin sent \(sent)")
         #expect(fixture.currentRelease == nil)
     }
 
