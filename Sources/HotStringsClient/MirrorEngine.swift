@@ -129,7 +129,7 @@ struct MirrorEngine {
             var replaced: [LocalizedTable: [String: String]] = [:]
             var replacedRules: [LocalizedTable: [String: StringsdictEntry]] = [:]
             for payload in payloads {
-                let id = LocalizedTable(language: LanguageTags.canonical(payload.language) ?? payload.language,
+                let id = LocalizedTable(language: payload.language.identifier,
                                         table: payload.table)
                 replaced[id] = Dictionary(payload.entries, uniquingKeysWith: { _, last in last })
                 if !payload.rules.isEmpty { replacedRules[id] = Self.rules(from: payload.rules) }
@@ -155,7 +155,7 @@ struct MirrorEngine {
         if case .language(let language, _) = event {
             // Snapshots do not carry the selection, so a language event counts wherever it comes: the stream's
             // order is the selection's history.
-            selectedLanguage = language.map { LanguageTags.canonical($0) ?? $0 }
+            selectedLanguage = language?.identifier
             isLanguageChanged = true
         }
         var isApplicable = false
@@ -191,7 +191,7 @@ struct MirrorEngine {
                                 touched: inout [String: Set<String>]) {
         let inChain = Set(chain)
         for change in changes {
-            let id = LocalizedTable(language: LanguageTags.canonical(change.language) ?? change.language,
+            let id = LocalizedTable(language: change.language.identifier,
                                     table: change.table)
             var removedEntries: [String: String] = [:]
             if change.kind == .deleted {

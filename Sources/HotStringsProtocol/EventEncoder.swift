@@ -18,7 +18,7 @@ package enum EventEncoder {
         out.append(contentsOf: #","tables":["#.utf8)
         for (index, table) in tables.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            writeTableHead(language: table.language, table: table.table, file: table.file, to: &out)
+            writeTableHead(language: table.language.identifier, table: table.table, file: table.file, to: &out)
             out.append(contentsOf: #","entries":"#.utf8)
             JSONWriter.appendStringObject(table.entries, to: &out)
             appendRules(table.rules, to: &out)
@@ -41,7 +41,7 @@ package enum EventEncoder {
         out.append(contentsOf: #","changes":["#.utf8)
         for (index, change) in changes.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            writeTableHead(language: change.language, table: change.table, file: change.file, to: &out)
+            writeTableHead(language: change.language.identifier, table: change.table, file: change.file, to: &out)
             out.append(contentsOf: #","kind":"#.utf8)
             JSONWriter.appendQuoted(change.kind.rawValue, to: &out)
             out.append(contentsOf: #","added":"#.utf8)
@@ -75,12 +75,13 @@ package enum EventEncoder {
     }
 
     /// A `language` event: the selected app language is now `language` (`null` when cleared), was `previous`.
-    package static func language(epoch: UInt64, seq: UInt64, language: String?, previous: String?) -> [UInt8] {
+    package static func language(epoch: UInt64, seq: UInt64, language: LanguageTag?, previous: LanguageTag?)
+        -> [UInt8] {
         var out = header("language", epoch: epoch, seq: seq, capacity: 128)
         out.append(contentsOf: #","language":"#.utf8)
-        JSONWriter.appendOptionalString(language, to: &out)
+        JSONWriter.appendOptionalString(language?.identifier, to: &out)
         out.append(contentsOf: #","previous":"#.utf8)
-        JSONWriter.appendOptionalString(previous, to: &out)
+        JSONWriter.appendOptionalString(previous?.identifier, to: &out)
         out.append(contentsOf: "}\n".utf8)
         return out
     }

@@ -3,8 +3,8 @@ import StringsFormat
 
 /// One table of a `snapshot` event: where it comes from and all its entries in source order.
 package struct TablePayload: Sendable, Equatable {
-    /// The table's language, e.g. `"de"`.
-    package var language: String
+    /// The table's language, e.g. `de`; a tag until it is written on the wire.
+    package var language: LanguageTag
     /// The table name, e.g. `"Localizable"`.
     package var table: String
     /// The file, relative to the bundle root, e.g. `"de.lproj/Localizable.strings"`.
@@ -16,7 +16,7 @@ package struct TablePayload: Sendable, Equatable {
     package var rules: [(String, JSONValue)]
 
     /// Creates a table payload.
-    package init(language: String, table: String, file: String, entries: [(String, String)],
+    package init(language: LanguageTag, table: String, file: String, entries: [(String, String)],
                  rules: [(String, JSONValue)] = []) {
         self.language = language
         self.table = table
@@ -34,8 +34,8 @@ package struct TablePayload: Sendable, Equatable {
 
 /// How one table changed, as a `reload` event reports it.
 package struct ChangePayload: Sendable, Equatable {
-    /// The table's language.
-    package var language: String
+    /// The table's language; a tag until it is written on the wire.
+    package var language: LanguageTag
     /// The table name.
     package var table: String
     /// The file, relative to the bundle root.
@@ -53,7 +53,7 @@ package struct ChangePayload: Sendable, Equatable {
     package var rules: [(String, JSONValue)]
 
     /// Creates a change payload.
-    package init(language: String, table: String, file: String, kind: ChangeKind,
+    package init(language: LanguageTag, table: String, file: String, kind: ChangeKind,
                 added: [(String, String)] = [], changed: [(String, String)] = [], removed: [String] = [],
                 rules: [(String, JSONValue)] = []) {
         self.language = language

@@ -10,7 +10,7 @@ package enum ServerEvent: Sendable, Equatable {
     /// `file` failed to parse (`line` and `column` are `nil` when not known); its last good table stays.
     case error(file: String, line: Int?, column: Int?, message: String)
     /// The selected app language changed to `language` (`nil`: cleared) from `previous`.
-    case language(language: String?, previous: String?)
+    case language(language: LanguageTag?, previous: LanguageTag?)
     /// The mirror may be stale (`overflow`, `root-removed`, `root-restored`, `slow-client`); a snapshot follows.
     case resync(reason: String)
     /// An event this protocol version does not know, to be skipped.
@@ -24,7 +24,7 @@ package enum ServerEvent: Sendable, Equatable {
         switch name {
         case "snapshot":
             self = .snapshot(tables: try reader.array("tables").map { table throws(MalformedMessage) in
-                TablePayload(language: try table.string("language"), table: try table.string("table"),
+                TablePayload(language: try table.languageTag("language"), table: try table.string("table"),
                              file: try table.string("file"), entries: try table.pairs("entries"),
                              rules: try table.rules())
             })
@@ -34,7 +34,7 @@ package enum ServerEvent: Sendable, Equatable {
                 guard let kind = ChangeKind(rawValue: kindName) else {
                     throw MalformedMessage("\(change.path).kind: unknown kind '\(kindName)'")
                 }
-                return ChangePayload(language: try change.string("language"), table: try change.string("table"),
+                return ChangePayload(language: try change.languageTag("language"), table: try change.string("table"),
                                      file: try change.string("file"), kind: kind, added: try change.pairs("added"),
                                      changed: try change.pairs("changed"), removed: try change.strings("removed"),
                                      rules: try change.rules())
@@ -43,8 +43,8 @@ package enum ServerEvent: Sendable, Equatable {
             self = .error(file: try reader.string("file"), line: try reader.optionalInt("line"),
                           column: try reader.optionalInt("column"), message: try reader.string("message"))
         case "language":
-            self = .language(language: try reader.optionalString("language"),
-                             previous: try reader.optionalString("previous"))
+            self = .language(language: try reader.optionalLanguageTag("language"),
+                             previous: try reader.optionalLanguageTag("previous"))
         case "resync":
             self = .resync(reason: try reader.string("reason"))
         default:
@@ -70,6 +70,20 @@ private struct PayloadReader {
     func string(_ name: String) throws(MalformedMessage) -> String {
         guard let string = try member(name).stringValue else { throw wrongType(name, "a string") }
         return string
+    }
+
+    /// A language tag, read as the daemon writes one; a string that is no tag is malformed.
+    func languageTag(_ name: String) throws(MalformedMessage) -> LanguageTag {
+        let text = try string(name)
+        guard let tag = LanguageTag(text) else {
+            throw MalformedMessage("\(path).\(name): '\(DisplayText.escaped(text))' is not a language tag")
+        }
+        return tag
+    }
+
+    /// A language tag or null.
+    func optionalLanguageTag(_ name: String) throws(MalformedMessage) -> LanguageTag? {
+        try optionalString(name) == nil ? nil : try languageTag(name)
     }
 
     func optionalString(_ name: String) throws(MalformedMessage) -> String? {

@@ -144,7 +144,7 @@ package final class Daemon: Sendable {
         case .reload: break
         case .error(_, let problem): Log.warning("\(problem)")
         case .language(_, let language, let previous):
-            Log.info("language: \(language ?? "none") (was \(previous ?? "none"))")
+            Log.info("language: \(language?.identifier ?? "none") (was \(previous?.identifier ?? "none"))")
         case .resync(_, let reason): Log.info("resync: \(reason.rawValue)")
         }
     }

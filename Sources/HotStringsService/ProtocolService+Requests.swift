@@ -59,7 +59,8 @@ extension ProtocolService {
                 ])
             }
             return [
-                ("languages", .array(summaries)), ("selected", .string(orNull: await store.selectedLanguage)),
+                ("languages", .array(summaries)),
+                ("selected", .string(orNull: await store.selectedLanguage?.identifier)),
                 ("developmentLanguage", .string(store.developmentLanguage)),
             ]
         case .get(let key, let table, let languages):
@@ -111,7 +112,7 @@ extension ProtocolService {
             }
         }
         await broadcast(events)
-        return [("selected", .string(orNull: await store.selectedLanguage))]
+        return [("selected", .string(orNull: await store.selectedLanguage?.identifier))]
     }
 
     private func status() async -> [(String, JSONValue)] {

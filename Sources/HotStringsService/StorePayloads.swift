@@ -7,7 +7,7 @@ extension ChangePayload {
     /// A store change as a `reload` event's change.
     package init(_ change: TableChange) {
         self.init(
-            language: change.language.identifier, table: change.table, file: change.file,
+            language: change.language, table: change.table, file: change.file,
             kind: change.kind,
             added: change.added.map { ($0.key, $0.value.plainText) },
             changed: change.changed.map { ($0.key, $0.value.plainText) },
@@ -23,7 +23,7 @@ extension TablePayload {
     /// A stored table as a `snapshot` event's table.
     package init(_ snapshot: TableSnapshot) {
         self.init(
-            language: snapshot.id.language.identifier, table: snapshot.id.table, file: snapshot.file,
+            language: snapshot.id.language, table: snapshot.id.table, file: snapshot.file,
             entries: snapshot.content.entries.map { ($0.key, $0.value.plainText) },
             rules: snapshot.content.rulePayload(for: snapshot.content.rules.keys)
         )

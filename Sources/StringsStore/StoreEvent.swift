@@ -10,7 +10,7 @@ package enum StoreEvent: Sendable, Equatable {
     /// Subscribers must take a fresh snapshot; comes before the reload of the same batch.
     case resync(seq: UInt64, reason: ResyncReason)
     /// The selected app language changed (`nil` when cleared).
-    case language(seq: UInt64, language: String?, previous: String?)
+    case language(seq: UInt64, language: LanguageTag?, previous: LanguageTag?)
 
     /// The event's sequence number.
     package var seq: UInt64 {

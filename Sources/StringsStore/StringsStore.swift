@@ -50,11 +50,10 @@ package actor StringsStore {
     package nonisolated let developmentLanguage: String
     /// The `seq` of the last event, 0 before any.
     package private(set) var seq: UInt64 = 0
-    /// The canonical app language chosen with `selectLanguage(_:)`, or `nil`.
-    package private(set) var selectedLanguage: String?
+    /// The app language chosen with `selectLanguage(_:)`, or `nil`.
+    package private(set) var selectedLanguage: LanguageTag?
 
     private let developmentTag: LanguageTag
-    private var selectedTag: LanguageTag?
     /// Matches requests to the languages the store has tables in; replaced when that set changes.
     private var matcher = LanguageMatcher(languages: [])
     /// Each preference list's chain for the current languages and selection (see `chain(for:)`).
@@ -85,8 +84,7 @@ package actor StringsStore {
         self.developmentLanguage = tag.identifier
         self.epoch = epoch ?? UInt64.random(in: 1..<(1 << 53))
         let selected = selectedLanguage.flatMap { LanguageTag($0) }.flatMap { $0.isBase ? nil : $0 }
-        self.selectedLanguage = selected?.identifier
-        self.selectedTag = selected
+        self.selectedLanguage = selected
     }
 
     // MARK: - Applying changes
@@ -329,7 +327,7 @@ package actor StringsStore {
     /// The languages a lookup with `preferences` tries, in order, ending with `Base`.
     package func chain(for preferences: [String]) -> [LanguageTag] {
         if let cached = chains[preferences] { return cached }
-        let chain = matcher.chain(preferences: preferences.compactMap { LanguageTag($0) }, selected: selectedTag,
+        let chain = matcher.chain(preferences: preferences.compactMap { LanguageTag($0) }, selected: selectedLanguage,
                                   development: developmentTag)
         if chains.count >= Self.chainCacheLimit { chains.removeAll(keepingCapacity: true) }
         chains[preferences] = chain
@@ -338,7 +336,7 @@ package actor StringsStore {
 
     /// Each step of the chain of `preferences`, with the request it answers and why (`languages --resolve`).
     package func resolve(preferences: [String]) -> [LanguageMatcher.Step] {
-        matcher.resolve(preferences: preferences.compactMap { LanguageTag($0) }, selected: selectedTag,
+        matcher.resolve(preferences: preferences.compactMap { LanguageTag($0) }, selected: selectedLanguage,
                         development: developmentTag)
     }
 
@@ -393,15 +391,14 @@ package actor StringsStore {
             }
             tag = requested
         }
-        guard tag?.identifier != selectedLanguage else { return [] }
+        guard tag != selectedLanguage else { return [] }
         do {
             try persist(tag?.identifier)
         } catch {
             throw .notSaved(reason: "\(error)")
         }
         let previous = selectedLanguage
-        selectedLanguage = tag?.identifier
-        selectedTag = tag
+        selectedLanguage = tag
         chains.removeAll(keepingCapacity: true)
         return [.language(seq: nextSeq(), language: selectedLanguage, previous: previous)]
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsProtocol
+import StringsFormat
 import Testing
 @testable import HotStringsClient
 
@@ -11,7 +12,7 @@ struct FormattingBoundsTests {
         let strings = LiveStrings(transport: transport, configuration: .init(environment: ["LANG": "en"]))
         transport.emit(.connected)
         transport.emit(.snapshot(tables: [TablePayload(
-            language: "en", table: "Localizable", file: "en.lproj/Localizable.stringsdict",
+            language: LanguageTag("en")!, table: "Localizable", file: "en.lproj/Localizable.stringsdict",
             entries: [("star", "[%*d]"), ("rule", "[%*d]"), ("missing", "%d and %d")],
             rules: [("rule", PluralLookupTests.rule("%#@n@", [("n", PluralLookupTests.plural([("other", "[%*d]")]))]))]
         )]), seq: 1)

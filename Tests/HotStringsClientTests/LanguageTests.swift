@@ -1,5 +1,6 @@
 import HotStringsProtocol
 import HotStringsTestSupport
+import StringsFormat
 import Testing
 @testable import HotStringsClient
 
@@ -87,7 +88,7 @@ struct LanguageTests {
         transport.connect()
         let recorder = ChangeRecorder()
         let token = recorder.record(strings)
-        transport.emit(.language(language: "fr", previous: nil), seq: 2)
+        transport.emit(.language(language: LanguageTag("fr"), previous: nil), seq: 2)
         #expect(strings.currentLanguage == "fr")
         #expect(strings.selectedLanguage == "fr")
         let changes = recorder.take()
@@ -120,7 +121,7 @@ struct LanguageTests {
                                           available: ["de", "en", "fr"]))
             }
             // The daemon's event comes before its answer.
-            transport.emit(.language(language: "fr", previous: nil), seq: 2)
+            transport.emit(.language(language: LanguageTag("fr"), previous: nil), seq: 2)
             return .success(["selected": "fr"])
         }
         let (strings, _) = makeClient(transport: transport)

@@ -24,9 +24,9 @@ struct PluralLookupTests {
     /// `en` and `ru` with a `files` rule, `de` without one (so `de` falls back to `en`'s rule), and a `label`
     /// with width and device variables.
     static let payloads: [TablePayload] = [
-        TablePayload(language: "de", table: "Localizable", file: "de.lproj/Localizable.strings",
+        TablePayload(language: LanguageTag("de")!, table: "Localizable", file: "de.lproj/Localizable.strings",
                      entries: [("greeting", "Hallo")]),
-        TablePayload(language: "en", table: "Localizable", file: "en.lproj/Localizable.stringsdict",
+        TablePayload(language: LanguageTag("en")!, table: "Localizable", file: "en.lproj/Localizable.stringsdict",
                      entries: [("files", "%d files in %@"), ("label", "Click here"), ("broken", "%d things")],
                      rules: [("files", englishFiles),
                              ("broken", rule("%#@n@", [("n", plural([("one", "%d thing")]))])),
@@ -36,7 +36,7 @@ struct PluralLookupTests {
                          ("place", .object([("NSStringFormatSpecTypeKey", "NSStringVariableWidthRuleType"),
                                             ("5", "here"), ("20", "on this button")])),
                      ]))]),
-        TablePayload(language: "ru", table: "Localizable", file: "ru.lproj/Localizable.stringsdict",
+        TablePayload(language: LanguageTag("ru")!, table: "Localizable", file: "ru.lproj/Localizable.stringsdict",
                      entries: [("files", "%d файла")], rules: [("files", russianFiles)]),
     ]
 
@@ -95,13 +95,13 @@ struct PluralLookupTests {
         let edited = Self.rule("%#@n@ in %@", [("n", Self.plural([("one", "one file"), ("other", "%d files")]))])
         // The plain text is the same: only the rule changed.
         transport.emit(.reload(changes: [ChangePayload(
-            language: "en", table: "Localizable", file: "en.lproj/Localizable.stringsdict", kind: .updated,
+            language: LanguageTag("en")!, table: "Localizable", file: "en.lproj/Localizable.stringsdict", kind: .updated,
             changed: [("files", "%d files in %@")], rules: [("files", edited)])]), seq: 2)
         #expect(strings.localizedString("files", arguments: [1, "A"]) == "one file in A")
         #expect(recorder.take().map(\.keys) == [["Localizable": ["files"]]])
         // The key becomes a plain string: no rule any more.
         transport.emit(.reload(changes: [ChangePayload(
-            language: "en", table: "Localizable", file: "en.lproj/Localizable.strings", kind: .updated,
+            language: LanguageTag("en")!, table: "Localizable", file: "en.lproj/Localizable.strings", kind: .updated,
             changed: [("files", "%d file(s) in %@")])]), seq: 3)
         #expect(strings.localizedString("files", arguments: [1, "A"]) == "1 file(s) in A")
         #expect(recorder.take().count == 1)

@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import StringsFormat
 import Testing
 @testable import HotStringsClient
 
@@ -145,7 +146,7 @@ struct StreamTests {
         let (strings, transport, _, token) = connected()
         transport.emit(.resync(reason: "overflow"), seq: 6)
         transport.emit(reload("greeting", "Skipped"), seq: 7)
-        transport.emit(.language(language: "de", previous: nil), seq: 8)
+        transport.emit(.language(language: LanguageTag("de"), previous: nil), seq: 8)
         #expect(strings.localizedString("greeting") == "Hallo")
         var tables = Fixtures.bundle
         tables["en/Localizable"]?["greeting"] = "Later"
@@ -154,7 +155,7 @@ struct StreamTests {
         transport.emit(.unknown(name: "future", body: [:]), seq: 10)
         transport.emit(reload("only.en", "E11"), seq: 11)
         #expect(strings.localizedString("only.en") == "E11")
-        transport.emit(.language(language: nil, previous: "de"), seq: 12)
+        transport.emit(.language(language: nil, previous: LanguageTag("de")), seq: 12)
         #expect(strings.localizedString("greeting") == "Later")
         #expect(transport.takeCommands().isEmpty)  // no gap was seen
         _ = token

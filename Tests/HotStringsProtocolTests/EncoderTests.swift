@@ -61,9 +61,9 @@ struct EncoderTests {
     @Test("snapshot events list tables with their entries in order")
     func snapshot() {
         let line = EventEncoder.snapshot(epoch: 77, seq: 3, tables: [
-            TablePayload(language: "de", table: "Localizable", file: "de.lproj/Localizable.strings",
+            TablePayload(language: LanguageTag("de")!, table: "Localizable", file: "de.lproj/Localizable.strings",
                          entries: [("greeting", "Hallo"), ("bye", "Tschüss")]),
-            TablePayload(language: "en", table: "Empty", file: "en.lproj/Empty.strings", entries: []),
+            TablePayload(language: LanguageTag("en")!, table: "Empty", file: "en.lproj/Empty.strings", entries: []),
         ])
         #expect(text(line) == #"{"event":"snapshot","epoch":77,"seq":3,"tables":["#
             + #"{"language":"de","table":"Localizable","file":"de.lproj/Localizable.strings","#
@@ -76,9 +76,9 @@ struct EncoderTests {
     @Test("reload events list each change with added, changed and removed")
     func reload() {
         let line = EventEncoder.reload(epoch: 77, seq: 4, changes: [
-            ChangePayload(language: "de", table: "Localizable", file: "de.lproj/Localizable.strings", kind: .updated,
+            ChangePayload(language: LanguageTag("de")!, table: "Localizable", file: "de.lproj/Localizable.strings", kind: .updated,
                           added: [("new", "Neu")], changed: [("greeting", "Servus")], removed: ["old"]),
-            ChangePayload(language: "fr", table: "Main", file: "fr.lproj/Main.strings", kind: .deleted,
+            ChangePayload(language: LanguageTag("fr")!, table: "Main", file: "fr.lproj/Main.strings", kind: .deleted,
                           removed: ["a", "b"]),
         ])
         #expect(text(line) == #"{"event":"reload","epoch":77,"seq":4,"changes":["#
@@ -98,9 +98,9 @@ struct EncoderTests {
                                         message: "permission denied"))
             == #"{"event":"error","epoch":7,"seq":6,"file":"x.strings","line":null,"column":null,"#
             + #""message":"permission denied"}"# + "\n")
-        #expect(text(EventEncoder.language(epoch: 7, seq: 7, language: "fr", previous: nil))
+        #expect(text(EventEncoder.language(epoch: 7, seq: 7, language: LanguageTag("fr"), previous: nil))
             == #"{"event":"language","epoch":7,"seq":7,"language":"fr","previous":null}"# + "\n")
-        #expect(text(EventEncoder.language(epoch: 7, seq: 8, language: nil, previous: "fr"))
+        #expect(text(EventEncoder.language(epoch: 7, seq: 8, language: nil, previous: LanguageTag("fr")))
             == #"{"event":"language","epoch":7,"seq":8,"language":null,"previous":"fr"}"# + "\n")
         #expect(text(EventEncoder.resync(epoch: 9_007_199_254_740_991, seq: 9, reason: "slow-client"))
             == #"{"event":"resync","epoch":9007199254740991,"seq":9,"reason":"slow-client"}"# + "\n")
@@ -110,7 +110,7 @@ struct EncoderTests {
     func largeSnapshot() throws {
         let entries = (0..<20_000).map { ("key.\($0) \"q\"", "Wert \($0)\nzeile 2 ✓") }
         let line = EventEncoder.snapshot(epoch: 1, seq: 2, tables: [
-            TablePayload(language: "de", table: "Big", file: "de.lproj/Big.strings", entries: entries),
+            TablePayload(language: LanguageTag("de")!, table: "Big", file: "de.lproj/Big.strings", entries: entries),
         ])
         #expect(line.firstIndex(of: 0x0A) == line.count - 1)
         let message = try ServerMessage.decode(line.dropLast())

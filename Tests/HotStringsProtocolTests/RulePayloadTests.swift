@@ -11,11 +11,11 @@ import Testing
     ])
 
     @Test func snapshotsAndReloadsCarryRulesAndReadThemBack() throws {
-        let tables = [TablePayload(language: "en", table: "L", file: "en.lproj/L.stringsdict",
+        let tables = [TablePayload(language: LanguageTag("en")!, table: "L", file: "en.lproj/L.stringsdict",
                                    entries: [("files", "%d files")], rules: [("files", Self.rule)])]
         let snapshot = EventEncoder.snapshot(epoch: 1, seq: 2, tables: tables)
         #expect(try ServerEventTests.typed(snapshot) == .snapshot(tables: tables))
-        let changes = [ChangePayload(language: "en", table: "L", file: "f", kind: .updated,
+        let changes = [ChangePayload(language: LanguageTag("en")!, table: "L", file: "f", kind: .updated,
                                      changed: [("files", "%d files")], rules: [("files", Self.rule)])]
         let reload = EventEncoder.reload(epoch: 1, seq: 3, changes: changes)
         #expect(try ServerEventTests.typed(reload) == .reload(changes: changes))
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func tablesWithoutRulesAreWrittenAsBefore() {
-        let table = TablePayload(language: "de", table: "L", file: "f", entries: [("a", "b")])
+        let table = TablePayload(language: LanguageTag("de")!, table: "L", file: "f", entries: [("a", "b")])
         #expect(String(decoding: EventEncoder.snapshot(epoch: 1, seq: 2, tables: [table]), as: UTF8.self)
             == #"{"event":"snapshot","epoch":1,"seq":2,"tables":[{"language":"de","table":"L","file":"f","entries":{"a":"b"}}]}"#
             + "\n")

@@ -14,22 +14,22 @@ struct ServerEventTests {
     @Test("every encoded event reads back as the payload it was written from")
     func roundTrip() throws {
         let tables = [
-            TablePayload(language: "de", table: "L", file: "de.lproj/L.strings", entries: [("b", "2"), ("a", "1\n")]),
-            TablePayload(language: "en", table: "M", file: "en.lproj/M.strings", entries: []),
+            TablePayload(language: LanguageTag("de")!, table: "L", file: "de.lproj/L.strings", entries: [("b", "2"), ("a", "1\n")]),
+            TablePayload(language: LanguageTag("en")!, table: "M", file: "en.lproj/M.strings", entries: []),
         ]
         #expect(try Self.typed(EventEncoder.snapshot(epoch: 1, seq: 2, tables: tables)) == .snapshot(tables: tables))
         let changes = [
-            ChangePayload(language: "de", table: "L", file: "f", kind: .updated,
+            ChangePayload(language: LanguageTag("de")!, table: "L", file: "f", kind: .updated,
                           added: [("n", "N")], changed: [("c", "C")], removed: ["r"]),
-            ChangePayload(language: "fr", table: "L", file: "g", kind: .created, added: [("k", "v")]),
+            ChangePayload(language: LanguageTag("fr")!, table: "L", file: "g", kind: .created, added: [("k", "v")]),
         ]
         #expect(try Self.typed(EventEncoder.reload(epoch: 1, seq: 3, changes: changes)) == .reload(changes: changes))
         #expect(try Self.typed(EventEncoder.error(epoch: 1, seq: 4, file: "f", line: 3, column: 9, message: "m"))
             == .error(file: "f", line: 3, column: 9, message: "m"))
         #expect(try Self.typed(EventEncoder.error(epoch: 1, seq: 4, file: "f", line: nil, column: nil, message: "m"))
             == .error(file: "f", line: nil, column: nil, message: "m"))
-        #expect(try Self.typed(EventEncoder.language(epoch: 1, seq: 5, language: nil, previous: "de"))
-            == .language(language: nil, previous: "de"))
+        #expect(try Self.typed(EventEncoder.language(epoch: 1, seq: 5, language: nil, previous: LanguageTag("de")))
+            == .language(language: nil, previous: LanguageTag("de")))
         #expect(try Self.typed(EventEncoder.resync(epoch: 1, seq: 6, reason: "root-removed"))
             == .resync(reason: "root-removed"))
         #expect(try ServerEvent(name: "future", body: ["x": 1]) == .unknown(name: "future", body: ["x": 1]))
@@ -48,6 +48,12 @@ struct ServerEventTests {
             "language": "de", "table": "L", "file": "f", "kind": "deleted", "added": [:], "changed": [:],
             "removed": [1],
         ]]], "reload.changes[0].removed must be an array of strings"),
+        // A language stays a tag from the wire on: a name that is none is the daemon's error, not a new table.
+        ("snapshot", ["tables": [["language": "../de", "table": "L", "file": "f", "entries": [:]]]],
+         "snapshot.tables[0].language: '../de' is not a language tag"),
+        ("reload", ["changes": [[
+            "language": "", "table": "L", "file": "f", "kind": "deleted", "added": [:], "changed": [:], "removed": [],
+        ]]], "reload.changes[0].language: '' is not a language tag"),
         ("error", ["file": "f", "line": "1", "message": "m"], "error.line must be an integer or null"),
         ("language", ["language": 1], "language.language must be a string or null"),
         ("resync", [:], "resync: missing member 'reason'"),

@@ -1,5 +1,6 @@
 import Testing
 import HotStringsProtocol
+import StringsFormat
 
 @Suite("Server message decoding")
 struct ServerMessageTests {
@@ -11,14 +12,14 @@ struct ServerMessageTests {
     func events() throws {
         let cases: [([UInt8], ServerMessage)] = [
             (EventEncoder.snapshot(epoch: 5, seq: 1, tables: [
-                TablePayload(language: "de", table: "L", file: "de.lproj/L.strings", entries: [("b", "2"), ("a", "1")]),
+                TablePayload(language: LanguageTag("de")!, table: "L", file: "de.lproj/L.strings", entries: [("b", "2"), ("a", "1")]),
             ]), .event(name: "snapshot", epoch: 5, seq: 1, body: [
                 "tables": [
                     ["language": "de", "table": "L", "file": "de.lproj/L.strings", "entries": ["b": "2", "a": "1"]],
                 ],
             ])),
             (EventEncoder.reload(epoch: 5, seq: 2, changes: [
-                ChangePayload(language: "de", table: "L", file: "f", kind: .created, added: [("k", "v")]),
+                ChangePayload(language: LanguageTag("de")!, table: "L", file: "f", kind: .created, added: [("k", "v")]),
             ]), .event(name: "reload", epoch: 5, seq: 2, body: [
                 "changes": [[
                     "language": "de", "table": "L", "file": "f", "kind": "created",
@@ -27,7 +28,7 @@ struct ServerMessageTests {
             ])),
             (EventEncoder.error(epoch: 5, seq: 3, file: "f", line: 1, column: 2, message: "m"),
              .event(name: "error", epoch: 5, seq: 3, body: ["file": "f", "line": 1, "column": 2, "message": "m"])),
-            (EventEncoder.language(epoch: 5, seq: 4, language: "fr", previous: nil),
+            (EventEncoder.language(epoch: 5, seq: 4, language: LanguageTag("fr"), previous: nil),
              .event(name: "language", epoch: 5, seq: 4, body: ["language": "fr", "previous": nil])),
             (EventEncoder.resync(epoch: 5, seq: 5, reason: "overflow"),
              .event(name: "resync", epoch: 5, seq: 5, body: ["reason": "overflow"])),

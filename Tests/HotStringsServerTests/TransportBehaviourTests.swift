@@ -2,6 +2,7 @@ import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
 import LinuxSystem
+import StringsFormat
 import Testing
 
 /// The same behaviour over both transports of the one protocol service: the real daemon over its socket,
@@ -47,7 +48,7 @@ struct TransportBehaviourTests {
         if let daemon = endpoint as? DaemonEndpoint { #expect(daemon.eventsBeforeLastAnswer.isEmpty) }
         let snapshot = try await endpoint.nextEvent()
         guard case .snapshot(let tables) = snapshot.event else { throw ClientError(description: "\(snapshot)") }
-        #expect(Set(tables.map(\.language)) == ["de"] && answer["seq"] == .integer(snapshot.seq))
+        #expect(Set(tables.map(\.language.identifier)) == ["de"] && answer["seq"] == .integer(snapshot.seq))
 
         var text = try sandbox.read(Self.german)
         text = text.replacingOccurrences(of: #""Hallo!""#, with: #""Servus!""#)
@@ -68,7 +69,7 @@ struct TransportBehaviourTests {
         _ = try await endpoint.answer(.subscribe(Subscription(snapshot: false)))
         #expect(try await endpoint.answer(.selectLanguage("fr"))["selected"] == .string("fr"))
         if let daemon = endpoint as? DaemonEndpoint { #expect(daemon.eventsBeforeLastAnswer.count == 1) }
-        #expect(try await endpoint.nextEvent().event == .language(language: "fr", previous: nil))
+        #expect(try await endpoint.nextEvent().event == .language(language: LanguageTag("fr"), previous: nil))
         #expect(try Self.savedSelection(in: sandbox.stateDirectory) == "fr\n")
 
         let refused = try await endpoint.error(.selectLanguage("ko"))
@@ -85,7 +86,7 @@ struct TransportBehaviourTests {
         let endpoint = try await transport.start(sandbox)
         _ = try await endpoint.answer(.subscribe(Subscription(snapshot: false)))
         _ = try await endpoint.answer(.selectLanguage("fr"))
-        #expect(try await endpoint.nextEvent().event == .language(language: "fr", previous: nil))
+        #expect(try await endpoint.nextEvent().event == .language(language: LanguageTag("fr"), previous: nil))
         let file = try Self.selectionFile(in: sandbox.stateDirectory)
         try FileSystem.removeFile(atPath: file)
         try FileSystem.makeDirectory(atPath: file)
@@ -105,7 +106,7 @@ struct TransportBehaviourTests {
         // The next change the subscriber hears of starts from French: no `de` was ever broadcast.
         try FileSystem.removeDirectory(atPath: file)
         _ = try await endpoint.answer(.selectLanguage("en"))
-        #expect(try await endpoint.nextEvent().event == .language(language: "en", previous: "fr"))
+        #expect(try await endpoint.nextEvent().event == .language(language: LanguageTag("en"), previous: LanguageTag("fr")))
         try await endpoint.stop()
     }
 
@@ -144,7 +145,7 @@ struct TransportBehaviourTests {
         #expect(try await endpoint.answer(.languages)["selected"] == .null)
         try FileSystem.removeFile(atPath: sandbox.stateDirectory + "/filler")
         _ = try await endpoint.answer(.selectLanguage("de"))
-        #expect(try await endpoint.nextEvent().event == .language(language: "de", previous: nil))
+        #expect(try await endpoint.nextEvent().event == .language(language: LanguageTag("de"), previous: nil))
         try await endpoint.stop()
     }
 

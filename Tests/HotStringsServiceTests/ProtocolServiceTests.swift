@@ -86,7 +86,7 @@ struct ProtocolServiceTests {
         let snapshot = try #require(outputs.last?.delivered)
         #expect(snapshot.to == [7])
         guard case .snapshot(let tables) = snapshot.event.event else { throw Unexpected(description: "no snapshot") }
-        #expect(tables.map(\.language) == ["de"])
+        #expect(tables.map(\.language.identifier) == ["de"])
 
         let change = try ServiceFixture.batch(["de/Localizable": #""greeting" = "Servus!";"#])
         let reload = try #require(await fixture.service.handle(.batch(change)).first?.delivered)
@@ -136,7 +136,7 @@ struct ProtocolServiceTests {
         _ = await fixture.send(.subscribe(Subscription(snapshot: false)), from: 2)
         let outputs = await fixture.send(.selectLanguage("de-CH"), from: 1)
         #expect(outputs.map(\.kind) == ["event", "response"])
-        #expect(outputs.first?.delivered?.event.event == .language(language: "de-CH", previous: nil))
+        #expect(outputs.first?.delivered?.event.event == .language(language: LanguageTag("de-CH"), previous: nil))
         #expect(fixture.selection.saved == ["de-CH"])
         #expect(try await fixture.answer(.languages)["selected"] == .string("de-CH"))
 

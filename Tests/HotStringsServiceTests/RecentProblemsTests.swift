@@ -14,7 +14,7 @@ struct RecentProblemsTests {
     @Test func onlyErrorEventsAreRecorded() {
         var recent = RecentProblems()
         let problem = FileProblem(file: "de.lproj/A.strings", line: 3, column: 9, message: "expected ';'")
-        recent.record([.language(seq: 1, language: "de", previous: nil), .error(seq: 2, problem)])
+        recent.record([.language(seq: 1, language: LanguageTag("de"), previous: nil), .error(seq: 2, problem)])
         #expect(recent.problems == [problem])
     }
 

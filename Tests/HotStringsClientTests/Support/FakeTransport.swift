@@ -102,7 +102,7 @@ enum Fixtures {
     static func payloads(_ tables: [String: [String: String]]) -> [TablePayload] {
         tables.sorted { $0.key < $1.key }.map { name, entries in
             let (language, table) = id(name)
-            return TablePayload(language: language, table: table, file: "\(language).lproj/\(table).strings",
+            return TablePayload(language: LanguageTag(language)!, table: table, file: "\(language).lproj/\(table).strings",
                                 entries: entries.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         }
     }
@@ -118,7 +118,7 @@ enum Fixtures {
     static func update(_ name: String, added: [String: String] = [:], changed: [String: String] = [:],
                        removed: [String] = [], kind: ChangeKind = .updated) -> ChangePayload {
         let (language, table) = id(name)
-        return ChangePayload(language: language, table: table, file: "\(language).lproj/\(table).strings",
+        return ChangePayload(language: LanguageTag(language)!, table: table, file: "\(language).lproj/\(table).strings",
                              kind: kind, added: added.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                              changed: changed.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                              removed: removed)
