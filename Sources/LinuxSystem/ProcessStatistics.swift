@@ -16,16 +16,37 @@ package enum ProcessStatistics {
         resourceUsage().ru_maxrss * 1024
     }
 
-    /// The kernel's high-water mark of the resident set of process `pid` (this process when nil), in bytes
-    /// (`VmHWM` in `/proc/PID/status`); nil when it cannot be read (no such process, or one already ended).
-    package static func residentHighWaterMark(ofProcess pid: Int32? = nil) -> Int? {
+    /// The resident set of a process as the kernel counts it in `/proc/PID/status`, in bytes.
+    package struct ResidentMemory: Sendable, Equatable {
+        /// The resident set now (`VmRSS`).
+        package var current: Int
+        /// The largest it has been (`VmHWM`).
+        package var highWaterMark: Int
+    }
+
+    /// The resident set of process `pid` (this process when nil); nil when it cannot be read (no such process,
+    /// one already ended, or a kernel without these lines).
+    package static func residentMemory(ofProcess pid: Int32? = nil) -> ResidentMemory? {
         let path = "/proc/\(pid.map(String.init) ?? "self")/status"
-        guard let status = try? FileSystem.readFile(atPath: path, maximumSize: 1 << 16),
-              let line = String(decoding: status, as: UTF8.self).split(separator: "\n")
-                  .first(where: { $0.hasPrefix("VmHWM:") }),
-              let kibibytes = Int(line.dropFirst(6).trimmingPrefix(while: { $0 == " " || $0 == "\t" })
-                  .prefix(while: \.isNumber)) else { return nil }
-        return kibibytes * 1024
+        guard let status = try? FileSystem.readFile(atPath: path, maximumSize: 1 << 16) else { return nil }
+        var current: Int?
+        var highWaterMark: Int?
+        // Lines such as "VmHWM:\t  123456 kB".
+        for line in String(decoding: status, as: UTF8.self).split(separator: "\n") {
+            let name = line.prefix(6)
+            guard name == "VmRSS:" || name == "VmHWM:" else { continue }
+            let bytes = Int(line.dropFirst(6).trimmingPrefix(while: { $0 == " " || $0 == "\t" })
+                .prefix(while: \.isNumber)).map { $0 * 1024 }
+            if name == "VmRSS:" { current = bytes } else { highWaterMark = bytes }
+        }
+        guard let current, let highWaterMark else { return nil }
+        return ResidentMemory(current: current, highWaterMark: highWaterMark)
+    }
+
+    /// The kernel's high-water mark of the resident set of process `pid` (this process when nil), in bytes
+    /// (`VmHWM` in `/proc/PID/status`); nil when it cannot be read.
+    package static func residentHighWaterMark(ofProcess pid: Int32? = nil) -> Int? {
+        residentMemory(ofProcess: pid)?.highWaterMark
     }
 
     /// This process's ID, from `getpid`.

@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 
 /// Timing helpers shared by the suites.
 enum Measure {
@@ -50,19 +51,8 @@ struct ProcessMemory: Codable, Sendable {
 
     /// Reads the current figures; Linux only (the kernel keeps them in `/proc/self/status`).
     static func current() throws -> ProcessMemory {
-        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        var fields: [Substring: Int] = [:]
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") || line.hasPrefix("VmHWM:") {
-            // "VmHWM:\t  123456 kB"
-            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if parts.count >= 2, let kilobytes = Int(parts[1]) {
-                fields[parts[0].dropLast()] = kilobytes * 1024
-            }
-        }
-        guard let resident = fields["VmRSS"], let peak = fields["VmHWM"] else {
-            throw MemoryStatusError()
-        }
-        return ProcessMemory(residentBytes: resident, peakResidentBytes: peak)
+        guard let memory = ProcessStatistics.residentMemory() else { throw MemoryStatusError() }
+        return ProcessMemory(residentBytes: memory.current, peakResidentBytes: memory.highWaterMark)
     }
 }
 

@@ -48,6 +48,14 @@ import Testing
         #expect(Environment.value("HOTSTRINGS_SURELY_UNSET_VARIABLE") == nil)
     }
 
+    @Test func readsTheResidentSetOfThisProcessAndNoneOfAProcessThatIsNot() throws {
+        let memory = try #require(ProcessStatistics.residentMemory())
+        #expect(memory.current > 1 << 20 && memory.highWaterMark >= memory.current)
+        #expect(ProcessStatistics.residentHighWaterMark(ofProcess: ProcessStatistics.processID) ?? 0 >= memory.current)
+        // Beyond the kernel's largest pid (2^22): never a process.
+        #expect(ProcessStatistics.residentMemory(ofProcess: 1 << 23) == nil)
+    }
+
     @Test func signalsAnIgnoredSignalToItselfAndFailsForAMissingProcess() throws {
         Signals.ignore(.user2)
         // If ignoring did not work, the default action of SIGUSR2 would end the test process here.
