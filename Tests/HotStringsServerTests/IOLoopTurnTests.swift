@@ -9,12 +9,20 @@ func paddedLine(_ label: String, size: Int) -> [UInt8] {
 }
 
 /// The I/O loop in process, requests and answers: fair turns, the answer caps, half-close, close. The test plays
-/// the core through `LoopHarness`.
+/// the core through `LoopHarness`, with room for 16 requests in the core (the daemon's default is smaller, which
+/// changes how many requests the figures below name, not what happens).
 struct IOLoopTurnTests {
+    /// The limits of these tests: the defaults with a backlog of 16 in the core.
+    static var limits: IOLoop.Limits {
+        var limits = IOLoop.Limits()
+        limits.coreBacklog = 16
+        return limits
+    }
+
     /// One client pipelining 100 requests fills the core's backlog (16); another's request gets the next turn
     /// but one, not the 101st.
     @Test func aClientPipeliningManyRequestsDoesNotStarveAnother() throws {
-        let harness = try LoopHarness()
+        let harness = try LoopHarness(limits: Self.limits)
         let (flooder, a) = try harness.connect()
         let (other, b) = try harness.connect()
         let count = 100
@@ -56,7 +64,7 @@ struct IOLoopTurnTests {
     /// A client that pipelines requests and does not read is no longer read once 1 MiB of its answers waits
     /// unsent; once it reads them, the rest of its requests are handed on, in order.
     @Test func aClientsRequestsWaitWhileAMebibyteOfItsAnswersIsUnread() throws {
-        let harness = try LoopHarness()
+        let harness = try LoopHarness(limits: Self.limits)
         let (client, id) = try harness.connect()
         let count = 100
         // Small answers: the 16 requests the core takes at once leave the unread answers under the cap.
@@ -98,7 +106,7 @@ struct IOLoopTurnTests {
     /// 16 MiB closes the client instead. Another client is served meanwhile, and a single answer larger than
     /// 16 MiB still reaches a client that has nothing unread.
     @Test func aClientWhoseUnreadAnswersWouldPassSixteenMebibytesIsClosed() throws {
-        let harness = try LoopHarness()
+        let harness = try LoopHarness(limits: Self.limits)
         let (client, id) = try harness.connect()
         let (other, otherID) = try harness.connect()
         try client.send(bytes: (0..<16).flatMap { line("r\($0)") })
@@ -126,7 +134,7 @@ struct IOLoopTurnTests {
     /// A client back under the answer cap by a write that empties its outbox has its waiting requests handed on
     /// without anything else waking the loop.
     @Test func requestsHeldByTheAnswerCapAreHandedOnOnceTheAnswersAreWritten() throws {
-        var limits = IOLoop.Limits()
+        var limits = Self.limits
         limits.answerBytesSoftCap = 8 << 10
         let harness = try LoopHarness(limits: limits)
         let (client, id) = try harness.connect()
@@ -139,7 +147,7 @@ struct IOLoopTurnTests {
 
     /// A client that shuts down its writing side after its requests gets every answer, then the connection ends.
     @Test func aHalfClosedClientGetsItsAnswersThenTheConnectionEnds() throws {
-        let harness = try LoopHarness()
+        let harness = try LoopHarness(limits: Self.limits)
         let (client, id) = try harness.connect()
         try client.send(bytes: line("r1") + line("r2"))
         client.shutdownWrite()
@@ -158,7 +166,7 @@ struct IOLoopTurnTests {
     /// A client that goes away with requests in the core releases its share of the core's backlog: another
     /// client's request is handed on although no answer for the first ever comes back.
     @Test func aClientThatClosesReleasesItsShareOfTheCoresBacklog() throws {
-        let harness = try LoopHarness()
+        let harness = try LoopHarness(limits: Self.limits)
         let (leaver, a) = try harness.connect()
         let (other, b) = try harness.connect()
         try leaver.send(bytes: (0..<20).flatMap { line("a\($0)") })
