@@ -13,13 +13,15 @@ struct LanguagesCommand: Command {
             the daemon's answer: languages, selected and developmentLanguage. With --resolve, prints the chain a \
             lookup with the preferences LANGUAGE... follows in this bundle, one language per line with the \
             request it answers and why (likely subtags, parent locale, script, another region), then the \
-            selected app language's, the development language's and Base; see docs/LANGUAGES.md.
+            selected app language's, the development language's and Base; see docs/LANGUAGES.md. With --accept, \
+            prints the chain a server would use for a request with that Accept-Language header: its languages by \
+            weight, none that a q=0 range excludes.
             """,
         arguments: [
             ArgumentSpec(name: "language", help: "With --resolve: a preferred language, most preferred first.",
                          isRepeating: true, isOptional: true),
         ],
-        options: [isResolving, printsJSON] + ClientOptions.options,
+        options: [isResolving, acceptLanguage, printsJSON] + ClientOptions.options,
         exitCodes: ClientOptions.exitCodes(
             success: "The languages (or the chain) were printed.",
             failure: "The daemon refused the request."
@@ -28,10 +30,13 @@ struct LanguagesCommand: Command {
 
     static let isResolving: CommandOption<Bool> = .flag(
         "resolve", help: "Print the chain of languages a lookup in LANGUAGE... tries.")
+    static let acceptLanguage: CommandOption<String?> = .optional(
+        "accept", .text("header"), help: "Print the chain of languages a request with this Accept-Language tries.")
     static let printsJSON: CommandOption<Bool> = .flag(
         "json", help: "Print the daemon's answer (with --resolve: the chain) as one JSON object.")
 
     var resolves: [String]?
+    var accepts: AcceptLanguage?
     var printsJSON: Bool
     var client: ClientOptions
 
@@ -44,6 +49,14 @@ struct LanguagesCommand: Command {
         } else if !arguments.positionals.isEmpty {
             throw UsageError("languages takes LANGUAGE arguments only with --resolve")
         }
+        if let header = try arguments[Self.acceptLanguage] {
+            guard resolves == nil else { throw UsageError("--accept and --resolve cannot be used together") }
+            do {
+                accepts = try AcceptLanguage(parsing: header)
+            } catch {
+                throw UsageError("\(error)")
+            }
+        }
         printsJSON = try arguments[Self.printsJSON]
         client = try ClientOptions(arguments)
     }
@@ -51,8 +64,8 @@ struct LanguagesCommand: Command {
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         switch client.send(.languages, io: &io) {
         case .result(let result):
-            if let resolves {
-                let steps = Self.resolve(resolves, in: result)
+            if resolves != nil || accepts != nil {
+                let steps = Self.resolve(resolves ?? [], accepting: accepts, in: result)
                 io.stdout.write(printsJSON ? "\(Self.json(steps))\n" : ClientText.chain(steps))
             } else {
                 io.stdout.write(printsJSON ? "\(result)\n" : ClientText.languages(result))
@@ -65,15 +78,20 @@ struct LanguagesCommand: Command {
         }
     }
 
-    /// The chain of `preferences` in the bundle the daemon's `languages` answer describes, as the daemon resolves
-    /// it: the same `LanguageMatcher` over the same languages, selection and development language.
-    static func resolve(_ preferences: [String], in result: JSONValue) -> [LanguageMatcher.Step] {
+    /// The chain of `preferences` (or of an Accept-Language header) in the bundle the daemon's `languages` answer
+    /// describes, as the daemon resolves it: the same `LanguageMatcher` over the same languages, selection and
+    /// development language.
+    static func resolve(_ preferences: [String], accepting header: AcceptLanguage? = nil,
+                        in result: JSONValue) -> [LanguageMatcher.Step] {
         let languages = (result["languages"]?.arrayValue ?? []).compactMap { $0["language"]?.stringValue }
         let matcher = LanguageMatcher(languages: languages.compactMap { LanguageTag($0) })
-        return matcher.resolve(preferences: preferences.compactMap { LanguageTag($0) },
-                               selected: result["selected"]?.stringValue.flatMap { LanguageTag($0) },
-                               development: result["developmentLanguage"]?.stringValue
-                                   .flatMap { LanguageTag($0) } ?? .base)
+        let selected = result["selected"]?.stringValue.flatMap { LanguageTag($0) }
+        let development = result["developmentLanguage"]?.stringValue.flatMap { LanguageTag($0) } ?? .base
+        if let header {
+            return matcher.resolve(acceptLanguage: header, selected: selected, development: development)
+        }
+        return matcher.resolve(preferences: preferences.compactMap { LanguageTag($0) }, selected: selected,
+                               development: development)
     }
 
     /// `{"chain":[{"language":"zh-Hant","request":"zh-TW","source":"preference","reason":"…"}, …]}`.

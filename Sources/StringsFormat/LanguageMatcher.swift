@@ -146,12 +146,19 @@ public struct LanguageMatcher: Sendable, Equatable {
     /// The whole chain of a lookup: what answers each preference, then the selected language, then the
     /// development language, each bundle language once, then `Base`.
     public func resolve(preferences: [LanguageTag], selected: LanguageTag?, development: LanguageTag) -> [Step] {
+        resolve(preferences: preferences, selected: selected, development: development, excluding: { _ in false })
+    }
+
+    /// `resolve(preferences:selected:development:)` where no preference answers with a language `isExcluded`.
+    func resolve(preferences: [LanguageTag], selected: LanguageTag?, development: LanguageTag,
+                 excluding isExcluded: (LanguageTag) -> Bool) -> [Step] {
         var steps: [Step] = []
         var seen: Set<LanguageTag> = []
         let requests = preferences.map { ($0, Step.Source.preference) }
             + (selected.map { [($0, Step.Source.selected)] } ?? []) + [(development, .development)]
         for (request, source) in requests {
-            for match in matches(for: request) where seen.insert(match.language).inserted {
+            for match in matches(for: request)
+            where !(source == .preference && isExcluded(match.language)) && seen.insert(match.language).inserted {
                 steps.append(Step(language: match.language, request: request, source: source, reason: match.reason))
             }
         }

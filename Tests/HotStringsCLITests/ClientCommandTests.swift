@@ -106,6 +106,25 @@ struct ClientCommandTests {
         #expect(try served.stop() == 0)
     }
 
+    @Test func languagesAcceptPrintsTheChainOfAnAcceptLanguageHeader() throws {
+        let served = try ServedBundle()
+        // fr first by weight; de-CH answered by de; en excluded from the preferences yet still the development
+        // language; `*` adds nothing of its own.
+        let chain = try served.run(["languages", "--accept", "de-CH;q=0.9, fr, *;q=0.1, en-GB;q=0.5, en;q=0"])
+        #expect(chain.code == 0, "\(chain.stderr)")
+        #expect(chain.stdout == """
+            1. fr    for fr: exact
+            2. de    for de-CH: language and script de
+            3. en    development language en: exact
+            4. Base  base internationalization
+
+            """)
+        let json = try object(try served.run(["languages", "--accept", "pt-PT", "--json"]).stdout)
+        let steps = try #require(json["chain"] as? [[String: Any]])
+        #expect(steps.compactMap { $0["language"] as? String } == ["pt-BR", "en", "Base"])
+        #expect(try served.stop() == 0)
+    }
+
     @Test func selectLanguageNormalizesRefusesAndClears() throws {
         let served = try ServedBundle()
         let unsupported = try served.run(["select-language", "it"])
