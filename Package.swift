@@ -88,6 +88,11 @@ let package = Package(
         ),
         // A stand-in for a test process that starts a daemon and is then killed with SIGKILL: the test that no child
         // of a test outlives it (ChildLifetimeTests).
+        // An example: an HTTP server rendering each request in its Accept-Language from one snapshot (docs/SERVER.md).
+        .executableTarget(
+            name: "greeting-server", dependencies: ["HotStringsClient", "HotStringsEmbedded"],
+            path: "examples/greeting-server", swiftSettings: strict
+        ),
         .executableTarget(
             name: "hotstrings-test-parent", dependencies: ["HotStringsTestSupport"], path: "Tests/TestParent",
             swiftSettings: strict
@@ -122,7 +127,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HotStringsEmbeddedTests",
-            dependencies: ["HotStringsEmbedded", "HotStringsClient", "HotStringsTestSupport", "HotStringsRelease"],
+            dependencies: [
+                "HotStringsEmbedded", "HotStringsClient", "HotStringsTestSupport", "HotStringsRelease", "LinuxSystem",
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -36,7 +36,7 @@ public final class LiveStrings: Sendable {
     let core: MirrorCore
     private let transport: any HotStringsTransport
     /// Formats rules for the configured device.
-    private let formatter: StringsdictFormatter
+    let formatter: StringsdictFormatter
 
     /// Starts a client of the daemon described by `configuration`; returns at once, without waiting for the
     /// connection (see `waitUntilSynchronized(timeout:)`).
@@ -78,9 +78,7 @@ public final class LiveStrings: Sendable {
     ///   the mirror, so threads that look keys up at once do not contend on reference counts.
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                 value: String? = nil) -> String {
-        if let found = core.read({ $0.value(forKey: key, table: table) }) { return found }
-        if let value, !value.isEmpty { return value }
-        return key
+        core.read { $0.value(forKey: key, table: table) } ?? MirrorSnapshot.notFound(key, value: value)
     }
 
     /// The value of `key` in `table` formatted with `arguments`, as `String.localizedStringWithFormat` formats a
@@ -102,16 +100,7 @@ public final class LiveStrings: Sendable {
     /// `StringsdictFormatter.maximumOutputSize` bytes.
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                 arguments: [any CVarArg], width: Int? = nil) -> String {
-        let formatArguments = arguments.map(FormatArgument.init)
-        if let rule = core.read({ $0.rule(forKey: key, table: table) }) {
-            var formatter = formatter
-            formatter.width = width
-            if let text = try? formatter.format(rule.entry, pluralRules: rule.pluralRules, arguments: formatArguments) {
-                return text
-            }
-        }
-        let text = localizedString(key, table: table)
-        return (try? StringsdictFormatter.format(text, arguments: formatArguments)) ?? text
+        core.read { $0.formatted(key, table: table, arguments: arguments, width: width, formatter: formatter) }
     }
 
     /// The value of `key` in the default table, formatted with `arguments` (see

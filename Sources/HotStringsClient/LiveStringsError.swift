@@ -24,7 +24,7 @@ public struct LiveStringsError: Error, Sendable, Hashable, CustomStringConvertib
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         /// The codes this release knows; private, so adding one breaks no `switch` outside this module.
         private enum Known: String, Sendable, Hashable {
-            case notConnected, untrustedServer, connectionLost, timedOut, rejected
+            case notConnected, untrustedServer, connectionLost, timedOut, rejected, invalidArgument
         }
 
         private let known: Known
@@ -41,6 +41,8 @@ public struct LiveStringsError: Error, Sendable, Hashable, CustomStringConvertib
         public static let timedOut = Code(.timedOut)
         /// The daemon refused the request (`rejectionCode`, `message`, `availableLanguages`).
         public static let rejected = Code(.rejected)
+        /// An argument cannot be used, such as a malformed `Accept-Language` header (`message` says why).
+        public static let invalidArgument = Code(.invalidArgument)
 
         /// The code's name: `notConnected`.
         public var description: String { known.rawValue }
@@ -91,6 +93,13 @@ public struct LiveStringsError: Error, Sendable, Hashable, CustomStringConvertib
         return error
     }
 
+    /// An argument cannot be used; `message` says why.
+    public static func invalidArgument(_ message: String) -> LiveStringsError {
+        var error = LiveStringsError(code: .invalidArgument)
+        error.message = message
+        return error
+    }
+
     /// A one-line explanation.
     public var description: String {
         switch code {
@@ -102,6 +111,7 @@ public struct LiveStringsError: Error, Sendable, Hashable, CustomStringConvertib
         case .timedOut: "the hotstrings daemon did not answer in time"
         case .rejected:
             "the hotstrings daemon refused the request: \(rejectionCode ?? "?"): \(message ?? "")"
+        case .invalidArgument: message ?? "invalid argument"
         default: "hotstrings request failed: \(code)"
         }
     }

@@ -1,3 +1,4 @@
+import StringsFormat
 import Synchronization
 
 /// The engine behind one `LiveStrings`, in a lock, and the snapshots readers see.
@@ -12,6 +13,10 @@ final class MirrorCore: Sendable {
     let hooks = HookRegistry()
     private let transport: any HotStringsTransport
     private let isStopped = Atomic<Bool>(false)
+    /// Snapshots made for requests' `Accept-Language` headers, by header, for one generation of the mirror.
+    private let acceptedSnapshots = Mutex<(generation: UInt64, byHeader: [String: MirrorSnapshot])>((0, [:]))
+    /// The most headers `acceptedSnapshots` keeps (a server sees a few dozen distinct ones).
+    static let acceptedSnapshotLimit = 64
     private let synchronization = Mutex<(nextID: UInt64, waiters: [UInt64: CheckedContinuation<Bool, Never>])>(
         (0, [:]))
 
@@ -30,6 +35,30 @@ final class MirrorCore: Sendable {
 
     /// The snapshot readers get now, retained (for tests and the writer's side, not for lookups).
     var snapshot: MirrorSnapshot { published.snapshot }
+
+    /// The snapshot a request with `header` reads: one generation of the mirror resolved through the header's
+    /// languages, made once per header and generation (the first request after a reload pays for resolving
+    /// every table; the others take it from a cache of `acceptedSnapshotLimit` headers).
+    func snapshot(forAcceptLanguage header: String) throws(AcceptLanguage.Problem) -> MirrorSnapshot {
+        let generation = read { $0.generation }
+        let cached = acceptedSnapshots.withLock { cache in
+            cache.generation == generation ? cache.byHeader[header] : nil
+        }
+        if let cached { return cached }
+        let accepted = try AcceptLanguage(parsing: header)
+        // Under the engine lock the engine's state is the one of the last published snapshot.
+        let made = engine.withLock { engine in
+            MirrorSnapshot(engine.view(accepting: accepted), changed: nil, previous: nil,
+                           generation: published.snapshot.generation)
+        }
+        acceptedSnapshots.withLock { cache in
+            if made.generation > cache.generation || cache.byHeader.count >= Self.acceptedSnapshotLimit {
+                cache = (made.generation, [:])
+            }
+            if made.generation == cache.generation { cache.byHeader[header] = made }
+        }
+        return made
+    }
 
     /// Applies a transport event.
     func handle(_ event: TransportEvent) {
@@ -79,6 +108,8 @@ final class MirrorCore: Sendable {
             let outcome = body(&engine)
             let changed = engine.takeChangedTables()
             published.publish(MirrorSnapshot(engine.view, changed: changed, previous: published.snapshot))
+            // The requests' snapshots of the replaced generation go (those in use stay alive with their users).
+            acceptedSnapshots.withLock { $0.byHeader.removeAll() }
             // Sent under the engine lock so that commands from two writers reach the transport in the order
             // their states were computed.
             for command in outcome.commands { transport.send(command) }

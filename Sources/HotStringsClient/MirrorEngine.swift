@@ -369,7 +369,7 @@ struct MirrorEngine {
 
     /// The matcher for the languages the mirror knows of now (the daemon's list and the tables it holds): the
     /// kept one while that set is unchanged.
-    private func currentMatcher() -> LanguageMatcher {
+    func currentMatcher() -> LanguageMatcher {
         var available = Set(supportedLanguages.compactMap { LanguageTag($0) })
         for id in tables.keys { if let tag = LanguageTag(id.language) { available.insert(tag) } }
         available.remove(.base)

@@ -20,6 +20,9 @@ final class MirrorSnapshot: Sendable {
 
     /// The view without its strings (those are in `tables`): rules, language, languages and connection status.
     let status: MirrorView
+    /// Which published version of the client's mirror this is: 0 first, then one more per publish. A snapshot
+    /// for another chain (`MirrorCore.snapshot(forAcceptLanguage:)`) has the generation of the mirror it was made from.
+    let generation: UInt64
     /// Each table name's resolved values; keeps the tables that the directory points to alive.
     let tables: [String: FrozenTable]
     // Written in init only, then read-only; owned by this object and freed in deinit.
@@ -27,8 +30,10 @@ final class MirrorSnapshot: Sendable {
     private nonisolated(unsafe) let names: UnsafeMutablePointer<UInt8>
     private let tableCount: Int
 
-    /// The snapshot of `view`; tables not in `changed` (nil: all may have changed) are taken from `previous`.
-    init(_ view: MirrorView, changed: Set<String>?, previous: MirrorSnapshot?) {
+    /// The snapshot of `view`; tables not in `changed` (nil: all may have changed) are taken from `previous`. Its
+    /// generation is `generation`, else one more than `previous`'s, else 0.
+    init(_ view: MirrorView, changed: Set<String>?, previous: MirrorSnapshot?, generation: UInt64? = nil) {
+        self.generation = generation ?? previous.map { $0.generation + 1 } ?? 0
         var tables: [String: FrozenTable] = [:]
         for (name, entries) in view.strings {
             if let changed, !changed.contains(name), let kept = previous?.tables[name] {
