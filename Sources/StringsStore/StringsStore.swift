@@ -53,7 +53,7 @@ package actor StringsStore {
     /// The canonical app language chosen with `selectLanguage(_:)`, or `nil`.
     package private(set) var selectedLanguage: String?
 
-    private let developmentTag: LanguageTag
+    let developmentTag: LanguageTag
     private var selectedTag: LanguageTag?
     /// Matches requests to the languages the store has tables in; replaced when that set changes.
     private var matcher = LanguageMatcher(languages: [])
@@ -68,6 +68,8 @@ package actor StringsStore {
     /// The catalogs of each table name, by path.
     private var catalogsByTable: [String: [String]] = [:]
     private var lastStamp: UInt64 = 0
+    /// The pseudo-languages derived from the development language's tables (see `StringsStore+Pseudo.swift`).
+    let pseudoLocalizers: [PseudoLocalizer]
 
     /// Creates an empty store.
     ///
@@ -77,7 +79,9 @@ package actor StringsStore {
     ///   - selectedLanguage: a selection restored from an earlier run; kept without checking that
     ///     the bundle has it (there are no tables yet), dropped if it is not a tag.
     ///   - epoch: a fixed epoch for tests; random when `nil`.
-    package init(developmentLanguage: String = "en", selectedLanguage: String? = nil, epoch: UInt64? = nil) {
+    ///   - pseudoLanguages: whether to serve `en-XA` and `ar-XB`, derived from the development language's tables.
+    package init(developmentLanguage: String = "en", selectedLanguage: String? = nil, epoch: UInt64? = nil,
+                 pseudoLanguages: Bool = false) {
         guard let tag = LanguageTag(developmentLanguage) else {
             preconditionFailure("invalid development language '\(developmentLanguage)'")
         }
@@ -87,6 +91,7 @@ package actor StringsStore {
         let selected = selectedLanguage.flatMap { LanguageTag($0) }.flatMap { $0.isBase ? nil : $0 }
         self.selectedLanguage = selected?.identifier
         self.selectedTag = selected
+        self.pseudoLocalizers = pseudoLanguages ? PseudoLocalizer.allCases.filter { $0.language != tag } : []
     }
 
     // MARK: - Applying changes
@@ -191,6 +196,11 @@ package actor StringsStore {
     /// Notes what `id` served before the batch touched it, once per batch.
     private func remember(_ id: TableID, in before: inout [TableID: Served?]) {
         if before.index(forKey: id) == nil { before.updateValue(served[id], forKey: id) }
+        if id.language == developmentTag {
+            for localizer in pseudoLocalizers {
+                remember(TableID(language: localizer.language, table: id.table), in: &before)
+            }
+        }
     }
 
     private func remove(file: String, remembering before: inout [TableID: Served?]) {
@@ -245,7 +255,8 @@ package actor StringsStore {
 
     /// The table served for `id`: its folder's files (see `servedFolderTable`) over the winning catalog's table in
     /// that language, the folder's files winning key by key.
-    private func servedTable(for id: TableID) -> Served? {
+    func servedTable(for id: TableID) -> Served? {
+        if let localizer = pseudoLocalizer(for: id.language) { return pseudoTable(id, localizer) }
         let folder = servedFolderTable(for: id)
         guard let path = winningCatalog(ofTable: id.table), let catalog = catalogs[path],
               let content = catalog.tables[id.language] else { return folder }
