@@ -163,7 +163,10 @@ package actor StringsStore {
             served[id] = new
             guard old?.stamp != new?.stamp || old?.catalogStamp != new?.catalogStamp else { continue }
             var file = new?.file ?? old?.file ?? ""
-            if rereadFiles.contains(file), let changed = (filesByID[id] ?? []).first(where: { other in
+            // A pseudo table names the file its source names.
+            let source = pseudoLocalizer(for: id.language) == nil
+                ? id : TableID(language: developmentTag, table: id.table)
+            if rereadFiles.contains(file), let changed = (filesByID[source] ?? []).first(where: { other in
                 other != file && !rereadFiles.contains(other) && Self.source(of: other) == Self.source(of: file)
             }) {
                 file = changed

@@ -46,7 +46,9 @@ import Testing
     /// The corpus's tables: every `.strings` and `.stringsdict` file, and the catalog in each of its languages.
     static func tables() throws -> [(name: String, content: TableContent)] {
         guard let root = CorpusConformanceTests.corpusRoot,
-              let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+              let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+            return []
+        }
         var tables: [(String, TableContent)] = []
         for case let file as URL in enumerator {
             switch file.pathExtension {

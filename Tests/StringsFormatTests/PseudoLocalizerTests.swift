@@ -13,7 +13,8 @@ import Testing
         ("Delete <b>%@</b>?", "[Ðéļéţé <b>%@</b>¿ one two]", "\(rlo)Delete\(pdf) <b>%@</b>?"),
         ("Hi {name} &amp; %1$@, 100%% done", "[Ĥî {name} &amp; %1$@, 100%% ðöñé one two]",
          "\(rlo)Hi\(pdf) {name} &amp; %1$@, \(rlo)100\(pdf)%% \(rlo)done\(pdf)"),
-        ("You have %2$lld new messages in %1$@", "[Ýöû ĥåVé %2$lld ñéŵ ḿéššåĝéš îñ %1$@ one two three]",
+        ("You have %2$lld new messages in %1$@",
+         "[Ýöû ĥåVé %2$lld ñéŵ ḿéššåĝéš îñ %1$@ one two three]",
          "\(rlo)You\(pdf) \(rlo)have\(pdf) %2$lld \(rlo)new\(pdf) \(rlo)messages\(pdf) \(rlo)in\(pdf) %1$@"),
         // A backslash sequence the text holds (a value's escapes are already resolved) is kept whole.
         (#"Path\nName"#, #"[Þåţĥ\nÑåḿé one two]"#, "\(rlo)Path\(pdf)\\n\(rlo)Name\(pdf)"),

@@ -104,6 +104,17 @@ import Testing
         #expect(await store.lookup("done", table: "Settings", preferences: ["en-XA"]).value == "[Ðöñé one]")
     }
 
+    /// A save of `T.strings` re-reads `T.stringsdict` too: the pseudo tables name the file that changed, as the
+    /// source does (they named the `.stringsdict`, read last, before).
+    @Test func thePseudoTablesNameTheFileTheSourceNames() async throws {
+        let store = StringsStore(epoch: 1, pseudoLanguages: true)
+        let rules = try parsedRules("en", stringsdict(["files": ("%#@n@", "n", ["other": "%d files"])]))
+        _ = await store.apply(ChangeBatch(updates: [parsed("en", makeTable(["a": "A"])), rules], isFullScan: true))
+        let events = await store.apply(ChangeBatch(updates: [parsed("en", makeTable(["a": "B"])), rules]))
+        guard case .reload(_, let changes) = events.first else { Issue.record("no reload: \(events)"); return }
+        #expect(changes.map(\.file) == Array(repeating: "en.lproj/Localizable.strings", count: 3))
+    }
+
     @Test func theDevelopmentLanguageSetsTheSource() async {
         let store = StringsStore(developmentLanguage: "de", epoch: 7, pseudoLanguages: true)
         _ = await store.apply(ChangeBatch(updates: [parsed("de", makeTable(["hello": "Hallo"]))], isFullScan: true))
