@@ -76,6 +76,23 @@ import Testing
         #expect(lookup.value == "[%d ƒîļéš one two]")
     }
 
+    /// Pseudo-languages answer only a request for themselves: English of any region finds en, Arabic does not
+    /// find ar-XB, and no chain passes through them on its way to the development language (`ar` found `ar-XB`
+    /// and every chain had `en-XA` after `en` before the matcher left them out).
+    @Test func onlyTheirOwnNamesFindThePseudoLanguages() async {
+        let store = await makePseudoStore()
+        for preference in ["en", "en-US", "en-GB", "en-001"] {
+            let chain = await store.chain(for: [preference]).map(\.identifier)
+            #expect(chain == ["en", "Base"], "\(preference): \(chain)")
+        }
+        let arabic = await store.chain(for: ["ar"]).map(\.identifier)
+        #expect(arabic == ["en", "Base"], "\(arabic)")
+        let pseudo = await store.chain(for: ["ar-XB"]).map(\.identifier)
+        #expect(pseudo == ["ar-XB", "en", "Base"], "\(pseudo)")
+        let accented = await store.chain(for: ["en-XA", "de"]).map(\.identifier)
+        #expect(accented == ["en-XA", "en", "de", "Base"], "\(accented)")
+    }
+
     @Test func aPseudoLanguageCanBeSelected() async throws {
         let store = await makePseudoStore()
         _ = try await store.selectLanguage("en-XA")
