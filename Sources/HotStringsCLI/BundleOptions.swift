@@ -24,13 +24,18 @@ struct BundleOptions {
         "follow-external-symlinks",
         help: "Also read tables and folders whose symbolic links lead outside the bundle (off: such a link is "
             + "an error, so that whoever can write the bundle cannot make this process read other files).")
+    static let pseudoLanguages: CommandOption<Bool> = .flag(
+        "pseudo-languages",
+        help: "Also serve the pseudo-languages en-XA (accented, bracketed, padded) and ar-XB (right to left), "
+            + "made from the development language and remade when it changes.")
 
     /// The options, in the order help lists them.
     static let options: [any OptionDeclaration] = [
-        developmentLanguage, settle, batchWindow, maximumFileSize, followsExternalSymlinks,
+        developmentLanguage, settle, batchWindow, maximumFileSize, followsExternalSymlinks, pseudoLanguages,
     ]
 
     var developmentLanguage: String
+    var pseudoLanguages = false
     var watcher = BundleWatcher.Options()
 
     /// `path` as the bundle argument: a usage error when something other than a directory is there (a missing
@@ -51,6 +56,7 @@ struct BundleOptions {
         watcher.settling.maximumDelay = max(watcher.settling.batchWindow * 100, .milliseconds(100))
         watcher.maximumFileSize = try arguments[Self.maximumFileSize]
         watcher.followsExternalSymlinks = try arguments[Self.followsExternalSymlinks]
+        pseudoLanguages = try arguments[Self.pseudoLanguages]
         // Checked now, before the options of the command, as they always were.
         _ = try service(bundle: "")
     }
@@ -60,8 +66,10 @@ struct BundleOptions {
                  pull: (options: HotStringsRelease.PullOptions, schedule: PullSchedule)? = nil,
                  timeoutOption: String = "pull-timeout") throws(UsageError) -> ServiceOptions {
         do throws(ServiceOptions.Error) {
-            return try ServiceOptions(bundle: bundle, developmentLanguage: developmentLanguage, watcher: watcher,
-                                      stateDirectory: stateDirectory, pull: pull)
+            var options = try ServiceOptions(bundle: bundle, developmentLanguage: developmentLanguage,
+                                             watcher: watcher, stateDirectory: stateDirectory, pull: pull)
+            options.pseudoLanguages = pseudoLanguages
+            return options
         } catch {
             throw UsageError(error, timeoutOption: timeoutOption)
         }

@@ -116,8 +116,10 @@ package final class EmbeddedTransport: HotStringsTransport {
             pulling = (pullOptions, PullSchedule(interval: pull.interval))
         }
         do throws(ServiceOptions.Error) {
-            return try ServiceOptions(bundle: bundle, developmentLanguage: options.developmentLanguage,
-                                      watcher: watcher, stateDirectory: options.stateDirectory, pull: pulling)
+            var service = try ServiceOptions(bundle: bundle, developmentLanguage: options.developmentLanguage,
+                                             watcher: watcher, stateDirectory: options.stateDirectory, pull: pulling)
+            service.pseudoLanguages = options.pseudoLanguages
+            return service
         } catch {
             let name = switch error.option {
             case .developmentLanguage: "developmentLanguage"

@@ -16,10 +16,15 @@ extension LiveStrings {
         /// Whether tables and folders whose symbolic links lead outside the bundle are read (off by default, as
         /// `serve --follow-external-symlinks`).
         public var followsExternalSymlinks: Bool
+        /// Whether the pseudo-languages `en-XA` and `ar-XB` are served, made from the development language's
+        /// tables and remade in the same reload when they change (off by default, as `serve --pseudo-languages`).
+        public var pseudoLanguages: Bool
 
         /// Options; every parameter has a default suited to an application.
         public init(developmentLanguage: String = "en", stateDirectory: String? = nil,
-                    maximumFileSize: Int = 16 << 20, followsExternalSymlinks: Bool = false) {
+                    maximumFileSize: Int = 16 << 20, followsExternalSymlinks: Bool = false,
+                    pseudoLanguages: Bool = false) {
+            self.pseudoLanguages = pseudoLanguages
             self.developmentLanguage = developmentLanguage
             self.stateDirectory = stateDirectory
             self.maximumFileSize = maximumFileSize

@@ -110,7 +110,7 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
             Log.warning("cannot prepare the state directory (select-language will fail): \(error)")
         }
         store = StringsStore(developmentLanguage: options.developmentLanguage.identifier,
-                             selectedLanguage: selection?.read())
+                             selectedLanguage: selection?.read(), pseudoLanguages: options.pseudoLanguages)
         // Unbounded: it holds settled batches, requests (each front bounds its own) and pull problems, each
         // handled as fast as the store applies it; bounding it would drop batches, and with them file changes.
         let (stream, continuation) = AsyncStream.makeStream(of: ServiceInput.self, bufferingPolicy: .unbounded)

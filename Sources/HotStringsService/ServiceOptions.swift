@@ -21,6 +21,8 @@ package struct ServiceOptions: Sendable {
     /// Settled batches that may wait for the service before the watcher is told to rescan instead of queueing
     /// more (`watch`, whose standard output may block); nil: no limit (the daemon, embedded mode).
     package var batchBacklog: Int?
+    /// Whether the pseudo-languages `en-XA` and `ar-XB` are served, derived from the development language.
+    package var pseudoLanguages = false
 
     /// Options, checked against `Limits`.
     /// - Throws: `ServiceOptions.Error` naming the first value out of its range.

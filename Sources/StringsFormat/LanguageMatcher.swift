@@ -89,7 +89,8 @@ public struct LanguageMatcher: Sendable, Equatable {
     public init(languages: some Sequence<LanguageTag>) {
         let languages = Set(languages.lazy.filter { !$0.isBase })
         var entries: [String: [Entry]] = [:]
-        for tag in languages.sorted() where !tag.hasVariantsOrExtensions {
+        // A pseudo-language answers only a request for itself: `ar` must not find `ar-XB`, nor `en-US` `en-XA`.
+        for tag in languages.sorted() where !tag.hasVariantsOrExtensions && PseudoLocalizer(language: tag) == nil {
             guard let likely = Self.likelySubtags(of: tag) else { continue }
             let entry = Entry(tag: tag, region: likely.region, hasRegion: tag.region != nil)
             entries["\(tag.language)-\(likely.script)", default: []].append(entry)

@@ -242,7 +242,8 @@ struct PrintfFormatter<Variables: PrintfVariables> {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
-    private static func isLengthModifier(_ byte: UInt8) -> Bool {
+    /// Whether `byte` is a length modifier (`hh h l ll q L z t j`), which the conversions here ignore.
+    static func isLengthModifier(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "h"), UInt8(ascii: "l"), UInt8(ascii: "q"), UInt8(ascii: "L"), UInt8(ascii: "z"),
              UInt8(ascii: "t"), UInt8(ascii: "j"):

@@ -53,7 +53,7 @@ package actor StringsStore {
     /// The app language chosen with `selectLanguage(_:)`, or `nil`.
     package private(set) var selectedLanguage: LanguageTag?
 
-    private let developmentTag: LanguageTag
+    let developmentTag: LanguageTag
     /// Matches requests to the languages the store has tables in; replaced when that set changes.
     private var matcher = LanguageMatcher(languages: [])
     /// Each preference list's chain for the current languages and selection (see `chain(for:)`).
@@ -67,6 +67,8 @@ package actor StringsStore {
     /// The catalogs of each table name, by path.
     private var catalogsByTable: [String: [String]] = [:]
     private var lastStamp: UInt64 = 0
+    /// The pseudo-languages derived from the development language's tables (see `StringsStore+Pseudo.swift`).
+    let pseudoLocalizers: [PseudoLocalizer]
 
     /// Creates an empty store.
     ///
@@ -76,7 +78,9 @@ package actor StringsStore {
     ///   - selectedLanguage: a selection restored from an earlier run; kept without checking that
     ///     the bundle has it (there are no tables yet), dropped if it is not a tag.
     ///   - epoch: a fixed epoch for tests; random when `nil`.
-    package init(developmentLanguage: String = "en", selectedLanguage: String? = nil, epoch: UInt64? = nil) {
+    ///   - pseudoLanguages: whether to serve `en-XA` and `ar-XB`, derived from the development language's tables.
+    package init(developmentLanguage: String = "en", selectedLanguage: String? = nil, epoch: UInt64? = nil,
+                 pseudoLanguages: Bool = false) {
         guard let tag = LanguageTag(developmentLanguage) else {
             preconditionFailure("invalid development language '\(developmentLanguage)'")
         }
@@ -85,6 +89,7 @@ package actor StringsStore {
         self.epoch = epoch ?? UInt64.random(in: 1..<(1 << 53))
         let selected = selectedLanguage.flatMap { LanguageTag($0) }.flatMap { $0.isBase ? nil : $0 }
         self.selectedLanguage = selected
+        self.pseudoLocalizers = pseudoLanguages ? PseudoLocalizer.allCases.filter { $0.language != tag } : []
     }
 
     // MARK: - Applying changes
@@ -156,7 +161,10 @@ package actor StringsStore {
             served[id] = new
             guard old?.stamp != new?.stamp || old?.catalogStamp != new?.catalogStamp else { continue }
             var file = new?.file ?? old?.file ?? ""
-            if rereadFiles.contains(file), let changed = (filesByID[id] ?? []).first(where: { other in
+            // A pseudo table names the file its source names.
+            let source = pseudoLocalizer(for: id.language) == nil
+                ? id : TableID(language: developmentTag, table: id.table)
+            if rereadFiles.contains(file), let changed = (filesByID[source] ?? []).first(where: { other in
                 other != file && !rereadFiles.contains(other) && Self.source(of: other) == Self.source(of: file)
             }) {
                 file = changed
@@ -189,6 +197,11 @@ package actor StringsStore {
     /// Notes what `id` served before the batch touched it, once per batch.
     private func remember(_ id: TableID, in before: inout [TableID: Served?]) {
         if before.index(forKey: id) == nil { before.updateValue(served[id], forKey: id) }
+        if id.language == developmentTag {
+            for localizer in pseudoLocalizers {
+                remember(TableID(language: localizer.language, table: id.table), in: &before)
+            }
+        }
     }
 
     private func remove(file: String, remembering before: inout [TableID: Served?]) {
@@ -243,7 +256,8 @@ package actor StringsStore {
 
     /// The table served for `id`: its folder's files (see `servedFolderTable`) over the winning catalog's table in
     /// that language, the folder's files winning key by key.
-    private func servedTable(for id: TableID) -> Served? {
+    func servedTable(for id: TableID) -> Served? {
+        if let localizer = pseudoLocalizer(for: id.language) { return pseudoTable(id, localizer) }
         let folder = servedFolderTable(for: id)
         guard let path = winningCatalog(ofTable: id.table), let catalog = catalogs[path],
               let content = catalog.tables[id.language] else { return folder }

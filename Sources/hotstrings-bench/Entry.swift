@@ -13,6 +13,7 @@ struct HotStringsBench {
         ServeSuite.self,
         ClientSuite.self,
         PluralSuite.self,
+        PseudoSuite.self,
         OTASuite.self,
     ] }
 

@@ -108,15 +108,15 @@ final class Daemon {
     }
 
     /// Starts `hotstrings serve` (built next to this benchmark) on `bundle`, with its socket and state inside
-    /// it and only warnings logged, and waits until it listens.
-    static func launch(bundle: String) throws -> HotStringsTestSupport.Daemon {
+    /// it and only warnings logged (and `arguments`), and waits until it listens.
+    static func launch(bundle: String, arguments: [String] = []) throws -> HotStringsTestSupport.Daemon {
         guard hotstringsExecutable != nil else {
             throw UsageError(
                 "no hotstrings binary next to \(CommandLine.arguments[0]): run swift build -c release first")
         }
         let launched = try HotStringsTestSupport.Daemon(
             bundle: bundle, socket: bundle + "/.hotstrings.sock", stateDirectory: bundle + "/.state",
-            arguments: ["--log-level", "warning"]
+            arguments: ["--log-level", "warning"] + arguments
         )
         do {
             try launched.waitUntilListening()
