@@ -37,6 +37,8 @@ public final class LiveStrings: Sendable {
     private let transport: any HotStringsTransport
     /// Formats rules for the configured device.
     private let formatter: StringsdictFormatter
+    /// Records and reports the keys lookups miss (nil when `Configuration.reportsMissingKeys` is off).
+    let missRecorder: MissRecorder?
 
     /// Starts a client of the daemon described by `configuration`; returns at once, without waiting for the
     /// connection (see `waitUntilSynchronized(timeout:)`).
@@ -53,6 +55,18 @@ public final class LiveStrings: Sendable {
         self.core = core
         self.transport = transport
         self.formatter = StringsdictFormatter(device: configuration.device)
+        missRecorder = configuration.reportsMissingKeys
+            ? MissRecorder(capacity: configuration.missingKeyCapacity) { [weak transport] report in
+                guard let transport else { return true }
+                do throws(LiveStringsError) {
+                    _ = try await transport.request(.reportMissing(report))
+                    return true
+                } catch {
+                    // A refused report would be refused again; anything else is worth another try.
+                    return error.code == .rejected
+                }
+            }
+            : nil
         transport.start { event in core.handle(event) }
     }
 
@@ -65,6 +79,7 @@ public final class LiveStrings: Sendable {
     public func stop() {
         transport.stop()
         core.stop()
+        missRecorder?.stop()
     }
 
     // MARK: - Lookups
@@ -75,10 +90,19 @@ public final class LiveStrings: Sendable {
     /// and not empty, else the key itself. Never blocks on the daemon.
     /// - Complexity: one hash probe in an immutable table, without locks; the calling thread takes the new
     ///   mirror (under a lock) once after each reload. The result is a new string that shares no storage with
-    ///   the mirror, so threads that look keys up at once do not contend on reference counts.
+    ///   the mirror, so threads that look keys up at once do not contend on reference counts. A key found
+    ///   nowhere, or only in a fallback language, is also counted for the daemon's `missing` list (`MissRecorder`).
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                 value: String? = nil) -> String {
-        if let found = core.read({ $0.value(forKey: key, table: table) }) { return found }
+        let found = core.read { snapshot -> String? in
+            guard let (found, origin) = snapshot.entry(forKey: key, table: table) else {
+                missRecorder?.record(key, table: table, origin: 0, in: snapshot)
+                return nil
+            }
+            if origin != 0 { missRecorder?.record(key, table: table, origin: origin, in: snapshot) }
+            return found
+        }
+        if let found { return found }
         if let value, !value.isEmpty { return value }
         return key
     }
@@ -103,7 +127,7 @@ public final class LiveStrings: Sendable {
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                 arguments: [any CVarArg], width: Int? = nil) -> String {
         let formatArguments = arguments.map(FormatArgument.init)
-        if let rule = core.read({ $0.rule(forKey: key, table: table) }) {
+        if let rule = ruleRecordingFallback(key, table: table) {
             var formatter = formatter
             formatter.width = width
             if let text = try? formatter.format(rule.entry, pluralRules: rule.pluralRules, arguments: formatArguments) {
@@ -112,6 +136,18 @@ public final class LiveStrings: Sendable {
         }
         let text = localizedString(key, table: table)
         return (try? StringsdictFormatter.format(text, arguments: formatArguments)) ?? text
+    }
+
+    /// The format rule of `key` in `table`; a rule from another language than the best match's is counted as a
+    /// fallback, as `localizedString(_:table:value:)` counts plain values.
+    private func ruleRecordingFallback(_ key: String, table: String) -> ResolvedRule? {
+        core.read { snapshot -> ResolvedRule? in
+            guard let rule = snapshot.rule(forKey: key, table: table) else { return nil }
+            if let missRecorder, let origin = snapshot.entry(forKey: key, table: table)?.origin, origin != 0 {
+                missRecorder.record(key, table: table, origin: origin, in: snapshot)
+            }
+            return rule
+        }
     }
 
     /// The value of `key` in the default table, formatted with `arguments` (see

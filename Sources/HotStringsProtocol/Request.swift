@@ -16,6 +16,10 @@ package enum Request: Sendable, Equatable {
     case selectLanguage(String?)
     /// `status`: the daemon's health.
     case status
+    /// `report-missing`: keys a client's lookups missed or found only through a fallback (see `MissingReport`).
+    case reportMissing(MissingReport)
+    /// `missing`: the keys every client reported, optionally of one requested language or one table.
+    case missing(language: String?, table: String?)
 
     /// The table used when a request names none.
     package static let defaultTable = "Localizable"
@@ -31,12 +35,15 @@ package enum Request: Sendable, Equatable {
         case .unsubscribe: "unsubscribe"
         case .selectLanguage: "select-language"
         case .status: "status"
+        case .reportMissing: "report-missing"
+        case .missing: "missing"
         }
     }
 
     /// Every op of protocol version 1.
     package static let ops = [
         "hello", "languages", "get", "table", "subscribe", "unsubscribe", "select-language", "status",
+        "report-missing", "missing",
     ]
 }
 

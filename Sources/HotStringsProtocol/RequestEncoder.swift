@@ -33,6 +33,12 @@ package enum RequestEncoder {
             }
         case .selectLanguage(let language):
             members.append(("language", .string(orNull: language)))
+        case .reportMissing(let report):
+            members.append(("entries", .array(report.entries.map(\.json))))
+            members.append(("dropped", .integer(report.dropped)))
+        case .missing(let language, let table):
+            if let language { members.append(("language", .string(language))) }
+            if let table { members.append(("table", .string(table))) }
         }
         var line = JSONValue.object(members).serialized()
         line.append(0x0A)

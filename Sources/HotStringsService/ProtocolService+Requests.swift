@@ -89,6 +89,11 @@ extension ProtocolService {
             return try await select(language)
         case .status:
             return await status()
+        case .reportMissing(let report):
+            missingKeys.merge(report)
+            return []
+        case .missing(let language, let table):
+            return missingKeys.answer(language: language, table: table)
         }
     }
 
@@ -127,6 +132,7 @@ extension ProtocolService {
             ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
             ("release", .string(orNull: ReleaseStore(bundle: environment.root).currentID())),
             ("pull", environment.pullStatus?().json ?? .null),
+            ("missing", missingKeys.statusJSON),
         ]
     }
 }

@@ -56,6 +56,8 @@ package final class ProtocolService<Rendering: EventRendering> {
     var outputs: [Output] = []
     /// Rendered `table` answers, kept while the store does not change.
     var tableAnswers = TableAnswers<Rendering.Answer>()
+    /// The keys clients reported missing, merged and bounded.
+    var missingKeys = MissingKeys()
 
     /// A service over `store`.
     package init(store: StringsStore, environment: Environment) {
