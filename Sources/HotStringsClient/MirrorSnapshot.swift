@@ -31,6 +31,9 @@ final class MirrorSnapshot: Sendable {
     /// Whether the tables came from a source (a snapshot was applied): only then is a lookup that finds nothing
     /// a missing key rather than a mirror still empty.
     let isFromSource: Bool
+    /// The current language (`status.language`) and its hash, for the missing-key records.
+    let language: String
+    let languageHash: UInt64
 
     /// The snapshot of `view`; tables not in `changed` (nil: all may have changed) are taken from `previous`.
     /// `origins` gives a rebuilt table's keys that a fallback language answers, with that language's position
@@ -39,6 +42,8 @@ final class MirrorSnapshot: Sendable {
          isFromSource: Bool = false, origins: (String) -> [String: UInt8] = { _ in [:] }) {
         self.servedBy = servedBy
         self.isFromSource = isFromSource
+        language = view.language
+        languageHash = withUTF8Bytes(of: view.language) { ByteHash.hash($0, seed: ByteHash.seed) }
         var tables: [String: FrozenTable] = [:]
         for (name, entries) in view.strings {
             if let changed, !changed.contains(name), let kept = previous?.tables[name] {

@@ -129,7 +129,15 @@ struct ClientSuite: BenchmarkSuite {
         }
         print("  bar 2 threads >= 1.8x one thread (LiveStrings): \(scalingPasses ? "PASS" : "FAIL")")
         print("  bar at least as fast as Bundle per lookup: \(passes ? "PASS" : "FAIL")")
-        let missPasses = MissingLookups.report(strings: strings, keys: keys, lookups: lookups,
+        var quiet = LiveStrings.Configuration(socketPath: daemon.socket, clientName: "hotstrings-bench unrecorded",
+                                              environment: ["LANGUAGE": "de", "LANG": "de_DE.UTF-8"])
+        quiet.reportsMissingKeys = false
+        let unrecorded = LiveStrings(configuration: quiet)
+        defer { unrecorded.stop() }
+        guard unrecorded.blockUntilSynchronized(timeout: .seconds(20)) else {
+            throw UsageError("the second client did not synchronize with the daemon at \(daemon.socket)")
+        }
+        let missPasses = MissingLookups.report(strings: strings, unrecorded: unrecorded, keys: keys, lookups: lookups,
                                                threadCounts: Array(Set([1, processors])).sorted())
 
         // With --pin, this thread (it saves the files and waits for the hooks) keeps off the readers' processor.
