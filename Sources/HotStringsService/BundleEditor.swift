@@ -93,6 +93,9 @@ package struct BundleEditor: Sendable {
     package var maximumFileSize = 16 << 20
     /// How often a file that keeps changing between read and write is read again before the edit fails.
     package var attempts = 16
+    /// Called after each attempt's edit is made and before the file is replaced, with the attempt's number (tests
+    /// save the file as an editor would there, to show the edit is made again on the new file).
+    package var beforeReplacing: (@Sendable (Int) -> Void)?
 
     /// An editor of the bundle at `root`.
     /// - Throws: `Failure.cannotWrite` when the root cannot be resolved.
@@ -119,7 +122,7 @@ package struct BundleEditor: Sendable {
             throw Failure(.cannotWrite, "cannot lock \(display(place.folder)): \(error)")
         }
         defer { withExtendedLifetime(lock) {} }
-        for _ in 0..<attempts {
+        for attempt in 0..<attempts {
             let path = path(of: place.file)
             let read: (bytes: [UInt8], version: FileSystem.FileVersion)?
             do {
@@ -129,6 +132,7 @@ package struct BundleEditor: Sendable {
             }
             let edited = try self.edited(read?.bytes ?? [], at: place, by: edit)
             if let read, read.bytes == edited { return place.file }
+            beforeReplacing?(attempt)
             do {
                 if try FileSystem.replaceFile(atPath: path, with: edited, ifStill: read?.version) { return place.file }
             } catch {
