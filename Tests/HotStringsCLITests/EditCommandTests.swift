@@ -65,4 +65,26 @@ struct EditCommandTests {
             #expect(run(["set", "--help"]).stdout.contains("--create-language"))
         }
     }
+
+    @Test func aPluralFormIsSetInTheStringsdict() throws {
+        try withSampleBundle { bundle in
+            let result = run(["set", "items.count", "%d Sachen", "--language", "de", "--form", "other",
+                              "--bundle", bundle])
+            #expect(result.code == 0, "\(result.stderr)")
+            #expect(result.stdout == "de.lproj/Localizable.stringsdict\n")
+            let path = bundle + "/de.lproj/Localizable.stringsdict"
+            let rules = try StringsdictFile.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            guard case .plural(_, let forms)? = rules["items.count"]?.variables["items"] else {
+                Issue.record("no plural variable")
+                return
+            }
+            #expect(forms[.other] == "%d Sachen")
+            // A form whose specifiers differ from English's entry is refused; a plain set of a plural key too.
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(run(["set", "items.count", "%@ Sachen", "--language", "de", "--form", "other",
+                         "--bundle", bundle]).code == 1)
+            #expect(run(["set", "items.count", "Sachen", "--language", "de", "--bundle", bundle]).code == 1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        }
+    }
 }
