@@ -19,6 +19,10 @@ struct RequestEncoderTests {
         .selectLanguage("fr"),
         .selectLanguage(nil),
         .status,
+        .set(Write(key: "k", value: "v \"q\"", language: "de")),
+        .set(Write(key: "n", value: "%d Dateien", language: "pt-BR", table: "T", form: "one", variable: "n",
+                   comment: "c", createLanguage: true, force: true)),
+        .remove(key: "k", language: "de", table: "Localizable"),
         .reportMissing(MissingReport(entries: [
             MissingEntry(.init(kind: .missing, table: "Localizable", key: "quote \" and\nnewline", language: "de-CH",
                                servedBy: nil), count: 3, firstSeen: 1_733_350_265_123, lastSeen: 1_733_350_266_000),
@@ -52,6 +56,9 @@ struct RequestEncoderTests {
         (.subscribe(Subscription(since: StreamPosition(epoch: 5, seq: 6))),
          #"{"id":1,"op":"subscribe","snapshot":true,"since":{"epoch":5,"seq":6}}"#),
         (.selectLanguage(nil), #"{"id":1,"op":"select-language","language":null}"#),
+        (.set(Write(key: "k", value: "v", language: "de", force: true)),
+         #"{"id":1,"op":"set","key":"k","value":"v","language":"de","table":"Localizable","force":true}"#),
+        (.remove(key: "k", language: "de", table: "T"), #"{"id":1,"op":"remove","key":"k","language":"de","table":"T"}"#),
         (.missing(language: "de", table: nil), #"{"id":1,"op":"missing","language":"de"}"#),
         (.reportMissing(MissingReport(entries: [
             MissingEntry(.init(kind: .fallback, table: "T", key: "k", language: "de-CH", servedBy: "en"),
