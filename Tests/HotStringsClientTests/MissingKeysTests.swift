@@ -100,6 +100,29 @@ struct MissingKeysTests {
         _ = (first, second)
     }
 
+    @Test func writeAddsTheMissingKeysToTheDevelopmentLanguageThroughSet() async throws {
+        let sandbox = try Sandbox(prefix: "hs-missing-")
+        let daemon = try await Daemon.serving(sandbox)
+        let strings = Self.client(daemon)
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
+        for _ in 0..<3 { _ = strings.localizedString("promo.banner") }
+        _ = strings.localizedString("files.header")  // a fallback: not written
+        try await pollUntil("the report", timeout: .seconds(20)) {
+            Self.rows(try await Self.missing(daemon)).contains("missing Localizable promo.banner de-CH - 3")
+        }
+        let run = try await HotstringsProcess.run(["missing", "--write", "--socket", daemon.socket])
+        #expect(run.code == 0, "\(run.stderr)")
+        #expect(run.stdout == "en.lproj/Localizable.strings  promo.banner\n")
+        let english = try String(contentsOfFile: sandbox.bundle + "/en.lproj/Localizable.strings", encoding: .utf16)
+        #expect(english.contains(#""promo.banner" = "promo.banner";"#))
+        #expect(english.contains("/* Reported missing by running apps: de-CH (3 lookups, last "))
+        // Served by en now: the next lookups are a fallback, no longer missing.
+        try await pollUntil("the key to be served by en", timeout: .seconds(20)) {
+            _ = strings.localizedString("promo.banner")
+            return Self.rows(try await Self.missing(daemon)).contains { $0.hasPrefix("fallback Localizable promo.banner de-CH en") }
+        }
+    }
+
     @Test func aHostileReportIsRefusedWholeAndChangesNothing() throws {
         let sandbox = try Sandbox(prefix: "hs-missing-")
         let daemon = try Daemon.serving(sandbox)
