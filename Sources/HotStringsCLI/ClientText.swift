@@ -115,6 +115,9 @@ enum ClientText {
         }
         if let release = string(result["release"]) { rows.append(("release", release)) }
         if let pull = result["pull"], pull.objectMembers != nil { rows += pullRows(pull) }
+        if let missing = result["missing"], let keys = missing["missing"]?.int64Value {
+            rows.append(("missing keys", "\(keys) missing, \(missing["fallback"]?.int64Value ?? 0) fallback"))
+        }
         let errors = result["lastErrors"]?.arrayValue ?? []
         rows.append(("last errors", errors.isEmpty ? "none" : String(errors.count)))
         let width = rows.map(\.0.count).max() ?? 0

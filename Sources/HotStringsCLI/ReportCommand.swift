@@ -47,8 +47,9 @@ struct StatusCommand: ReportCommand {
             Prints the bundle root, the watched directories, files, tables, subscribers and connections, \
             the uptime, the event stream's epoch and seq, the installed release, and the last files that \
             failed to load; for a daemon that pulls (serve --pull), the origin, the last pull's time and \
-            result (the error of a failed one) and the next pull's time. --json prints the daemon's answer as \
-            it is.
+            result (the error of a failed one) and the next pull's time; how many keys clients reported \
+            missing or answered by a fallback (hotstrings missing lists them). --json prints the daemon's answer \
+            as it is.
             """,
         options: ReportOptions.options,
         exitCodes: ClientOptions.exitCodes(

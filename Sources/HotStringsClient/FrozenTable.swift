@@ -8,7 +8,7 @@
 /// malloc cache, or none for values of up to 15 bytes).
 ///
 /// Layout: `slots` (a power of two, at most three quarters full; each the record's offset + 1 in the low 32
-/// bits, 0 for empty, and the key hash's high 32 bits), then the records, each the key's and the value's byte
+/// bits, 0 for empty, 24 bits of the key hash above them, and the key's origin in the top 8 bits), then the records, each the key's and the value's byte
 /// counts (32 bits each), the key's bytes and the value's bytes: a lookup reads one slot and one record.
 final class FrozenTable: Sendable {
     // Written in init only, then read-only; the memory is owned by this object and freed in deinit.
@@ -19,9 +19,13 @@ final class FrozenTable: Sendable {
     /// The number of keys.
     let count: Int
 
-    /// Copies `dictionary` into one block.
+    /// The slot bits that hold a key hash's bits.
+    private static let tagMask: UInt64 = 0x00FF_FFFF_0000_0000
+
+    /// Copies `dictionary` into one block; `origins` gives keys a small number a lookup returns with the value
+    /// (the mirror's: which fallback language answered, see `MirrorSnapshot`), 0 for the others.
     /// - Complexity: O(n) in the keys and the bytes of keys and values.
-    init(_ dictionary: [String: String]) {
+    init(_ dictionary: [String: String], origins: [String: UInt8] = [:]) {
         count = dictionary.count
         var capacity = 8
         while capacity * 3 < count * 4 { capacity *= 2 }
@@ -45,7 +49,8 @@ final class FrozenTable: Sendable {
             let hash = ByteHash.hash(keyBytes, seed: seed)
             var slot = Int(truncatingIfNeeded: hash) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(record + 1)
+            let origin = UInt64(origins.isEmpty ? 0 : origins[key] ?? 0) << 56
+            slots[slot] = origin | (hash & Self.tagMask) | UInt64(record + 1)
         }
     }
 
@@ -57,20 +62,27 @@ final class FrozenTable: Sendable {
     /// The value of the key whose UTF-8 bytes are `key`, as a new `String`, or nil.
     @inline(__always)
     func value(forKeyBytes key: UnsafeBufferPointer<UInt8>) -> String? {
+        entry(forKeyBytes: key)?.value
+    }
+
+    /// The value of the key whose UTF-8 bytes are `key`, as a new `String`, and its origin, or nil.
+    @inline(__always)
+    func entry(forKeyBytes key: UnsafeBufferPointer<UInt8>) -> (value: String, origin: UInt8)? {
         let hash = ByteHash.hash(key, seed: seed)
-        let tag = hash & 0xFFFF_FFFF_0000_0000
+        let tag = hash & Self.tagMask
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let content = slots[slot]
             if content == 0 { return nil }
-            if content & 0xFFFF_FFFF_0000_0000 == tag {
+            if content & Self.tagMask == tag {
                 let record = records + Int(truncatingIfNeeded: content & 0xFFFF_FFFF) - 1
                 let keyCount = Int(record.loadUnaligned(as: UInt32.self))
                 let bytes = (record + 8).assumingMemoryBound(to: UInt8.self)
                 if keyCount == key.count, ByteHash.equal(bytes, key) {
                     let valueCount = Int(record.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-                    return String(decoding: UnsafeBufferPointer(start: bytes + keyCount, count: valueCount),
-                                  as: UTF8.self)
+                    let value = String(decoding: UnsafeBufferPointer(start: bytes + keyCount, count: valueCount),
+                                       as: UTF8.self)
+                    return (value, UInt8(truncatingIfNeeded: content >> 56))
                 }
             }
             slot = (slot + 1) & mask

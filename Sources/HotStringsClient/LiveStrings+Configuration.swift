@@ -33,6 +33,13 @@ extension LiveStrings {
         /// `appletv`, `applewatch`, `visionos`, `ipod`); `other`, the default, picks the `other` text (or the
         /// first device's, in alphabetical order, when there is none).
         public var device: String
+        /// Whether lookups that find no value, or only a fallback language's, are reported to the daemon (its
+        /// `missing` list: names only, never arguments or values). On by default; lookups that find their value
+        /// cost nothing either way.
+        public var reportsMissingKeys = true
+        /// The most distinct missing keys (per kind, table and language) waiting for the next report; lookups of
+        /// new keys beyond it are only counted (`dropped`).
+        public var missingKeyCapacity = 1024
 
         /// A configuration; every parameter has a default suited to an application.
         public init(

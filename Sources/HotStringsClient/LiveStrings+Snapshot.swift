@@ -11,6 +11,8 @@ extension LiveStrings {
     public struct Snapshot: Sendable {
         let mirror: MirrorSnapshot
         let formatter: StringsdictFormatter
+        /// The client's recorder: a snapshot's misses count as the client's own.
+        let missRecorder: MissRecorder?
 
         /// Which version of the client's mirror this is: it grows by one with each change the client applies
         /// (a reload, a language switch), so two snapshots with the same generation answer alike.
@@ -23,20 +25,22 @@ extension LiveStrings {
         /// The value of `key` in `table`, as `LiveStrings.localizedString(_:table:value:)` finds it.
         public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                     value: String? = nil) -> String {
-            mirror.value(forKey: key, table: table) ?? MirrorSnapshot.notFound(key, value: value)
+            mirror.value(forKey: key, table: table, recordingMissesIn: missRecorder)
+                ?? MirrorSnapshot.notFound(key, value: value)
         }
 
         /// The value of `key` in `table` formatted with `arguments`, as
         /// `LiveStrings.localizedString(_:table:arguments:width:)` formats it (plural rules included).
         public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                     arguments: [any CVarArg], width: Int? = nil) -> String {
-            mirror.formatted(key, table: table, arguments: arguments, width: width, formatter: formatter)
+            mirror.formatted(key, table: table, arguments: arguments, width: width, formatter: formatter,
+                             recordingMissesIn: missRecorder)
         }
     }
 
     /// The strings as they are now, for the client's current language, frozen: costs about one lookup.
     public func snapshot() -> Snapshot {
-        Snapshot(mirror: core.read { $0 }, formatter: formatter)
+        Snapshot(mirror: core.read { $0 }, formatter: formatter, missRecorder: missRecorder)
     }
 
     /// The strings as they are now, for a request with the HTTP `Accept-Language` header `header` (RFC 9110:
@@ -49,7 +53,8 @@ extension LiveStrings {
     ///   what is wrong); never for any bytes a client sends.
     public func snapshot(acceptLanguage header: String) throws(LiveStringsError) -> Snapshot {
         do {
-            return Snapshot(mirror: try core.snapshot(forAcceptLanguage: header), formatter: formatter)
+            return Snapshot(mirror: try core.snapshot(forAcceptLanguage: header), formatter: formatter,
+                            missRecorder: missRecorder)
         } catch {
             throw .invalidArgument("\(error)")
         }
@@ -63,19 +68,35 @@ extension MirrorSnapshot {
         return key
     }
 
+    /// The value of `key` in `table`, counted in `recorder` when it is missing or a fallback's.
+    @inline(__always)
+    func value(forKey key: String, table: String, recordingMissesIn recorder: MissRecorder?) -> String? {
+        guard let recorder else { return value(forKey: key, table: table) }
+        guard let (found, origin) = entry(forKey: key, table: table) else {
+            recorder.record(key, table: table, origin: 0, in: self)
+            return nil
+        }
+        if origin != 0 { recorder.record(key, table: table, origin: origin, in: self) }
+        return found
+    }
+
     /// The value of `key` in `table` formatted with `arguments`: its rule's text for them, else its plain value
     /// (or the key) formatted, else that text as it is (see `LiveStrings.localizedString(_:table:arguments:width:)`).
+    /// A rule from another language than the best match's counts in `recorder` as a fallback, as a plain value does.
     func formatted(_ key: String, table: String, arguments: [any CVarArg], width: Int?,
-                   formatter: StringsdictFormatter) -> String {
+                   formatter: StringsdictFormatter, recordingMissesIn recorder: MissRecorder?) -> String {
         let formatArguments = arguments.map(FormatArgument.init)
         if let rule = rule(forKey: key, table: table) {
             var formatter = formatter
             formatter.width = width
             if let text = try? formatter.format(rule.entry, pluralRules: rule.pluralRules, arguments: formatArguments) {
+                if let recorder, let origin = entry(forKey: key, table: table)?.origin, origin != 0 {
+                    recorder.record(key, table: table, origin: origin, in: self)
+                }
                 return text
             }
         }
-        let text = value(forKey: key, table: table) ?? key
+        let text = value(forKey: key, table: table, recordingMissesIn: recorder) ?? key
         return (try? StringsdictFormatter.format(text, arguments: formatArguments)) ?? text
     }
 }

@@ -34,9 +34,11 @@ public final class LiveStrings: Sendable {
     public static let defaultTable = "Localizable"
 
     let core: MirrorCore
-    private let transport: any HotStringsTransport
+    let transport: any HotStringsTransport
     /// Formats rules for the configured device.
     let formatter: StringsdictFormatter
+    /// Records and reports the keys lookups miss (nil when `Configuration.reportsMissingKeys` is off).
+    let missRecorder: MissRecorder?
 
     /// Starts a client of the daemon described by `configuration`; returns at once, without waiting for the
     /// connection (see `waitUntilSynchronized(timeout:)`).
@@ -53,6 +55,18 @@ public final class LiveStrings: Sendable {
         self.core = core
         self.transport = transport
         self.formatter = StringsdictFormatter(device: configuration.device)
+        missRecorder = configuration.reportsMissingKeys
+            ? MissRecorder(capacity: configuration.missingKeyCapacity) { [weak transport] report in
+                guard let transport else { return true }
+                do throws(LiveStringsError) {
+                    _ = try await transport.request(.reportMissing(report))
+                    return true
+                } catch {
+                    // A refused report would be refused again; anything else is worth another try.
+                    return error.code == .rejected
+                }
+            }
+            : nil
         transport.start { event in core.handle(event) }
     }
 
@@ -65,6 +79,7 @@ public final class LiveStrings: Sendable {
     public func stop() {
         transport.stop()
         core.stop()
+        missRecorder?.stop()
     }
 
     // MARK: - Lookups
@@ -75,10 +90,12 @@ public final class LiveStrings: Sendable {
     /// and not empty, else the key itself. Never blocks on the daemon.
     /// - Complexity: one hash probe in an immutable table, without locks; the calling thread takes the new
     ///   mirror (under a lock) once after each reload. The result is a new string that shares no storage with
-    ///   the mirror, so threads that look keys up at once do not contend on reference counts.
+    ///   the mirror, so threads that look keys up at once do not contend on reference counts. A key found
+    ///   nowhere, or only in a fallback language, is also counted for the daemon's `missing` list (`MissRecorder`).
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                 value: String? = nil) -> String {
-        core.read { $0.value(forKey: key, table: table) } ?? MirrorSnapshot.notFound(key, value: value)
+        core.read { $0.value(forKey: key, table: table, recordingMissesIn: missRecorder) }
+            ?? MirrorSnapshot.notFound(key, value: value)
     }
 
     /// The value of `key` in `table` formatted with `arguments`, as `String.localizedStringWithFormat` formats a
@@ -100,7 +117,10 @@ public final class LiveStrings: Sendable {
     /// `StringsdictFormatter.maximumOutputSize` bytes.
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                 arguments: [any CVarArg], width: Int? = nil) -> String {
-        core.read { $0.formatted(key, table: table, arguments: arguments, width: width, formatter: formatter) }
+        core.read {
+            $0.formatted(key, table: table, arguments: arguments, width: width, formatter: formatter,
+                         recordingMissesIn: missRecorder)
+        }
     }
 
     /// The value of `key` in the default table, formatted with `arguments` (see

@@ -107,7 +107,9 @@ final class MirrorCore: Sendable {
         let (change, isSynchronized) = engine.withLock { engine in
             let outcome = body(&engine)
             let changed = engine.takeChangedTables()
-            published.publish(MirrorSnapshot(engine.view, changed: changed, previous: published.snapshot))
+            published.publish(MirrorSnapshot(engine.view, changed: changed, previous: published.snapshot,
+                                             servedBy: engine.chain, isFromSource: engine.position != nil,
+                                             origins: { engine.fallbackOrigins(table: $0) }))
             // The requests' snapshots of the replaced generation go (those in use stay alive with their users).
             acceptedSnapshots.withLock { $0.byHeader.removeAll() }
             // Sent under the engine lock so that commands from two writers reach the transport in the order

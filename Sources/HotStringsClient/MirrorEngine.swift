@@ -17,6 +17,9 @@ struct MirrorView: Sendable {
     var developmentLanguage: String
     /// The languages the bundle has (without `Base`), sorted.
     var supportedLanguages: [String] = []
+    /// What `LanguageMatcher` finds first for `language` in the bundle, or nil: a key another language answers
+    /// is a fallback (`MirrorEngine.fallbackOrigins(table:)`).
+    var bestMatch: String?
     /// Whether a connection is up.
     var isConnected = false
     /// Whether the mirror holds a snapshot from the current connection's source (and is not waiting for one).
@@ -301,6 +304,7 @@ struct MirrorEngine {
         let language = computeLanguage()
         view.strings = strings
         view.language = language
+        view.bestMatch = LanguageTag(language).flatMap { matcher.matches(for: $0).first?.language.identifier }
         view.selectedLanguage = selectedLanguage
         view.developmentLanguage = developmentLanguage
         view.supportedLanguages = supportedLanguages

@@ -29,17 +29,32 @@ final class MirrorSnapshot: Sendable {
     private nonisolated(unsafe) let directory: UnsafeMutablePointer<DirectoryEntry>
     private nonisolated(unsafe) let names: UnsafeMutablePointer<UInt8>
     private let tableCount: Int
+    /// The languages a key's origin names (origin `n` is `servedBy[n - 1]`): the chain the view was built with.
+    let servedBy: [String]
+    /// Whether the tables came from a source (a snapshot was applied): only then is a lookup that finds nothing
+    /// a missing key rather than a mirror still empty.
+    let isFromSource: Bool
+    /// The current language (`status.language`) and its hash, for the missing-key records.
+    let language: String
+    let languageHash: UInt64
 
     /// The snapshot of `view`; tables not in `changed` (nil: all may have changed) are taken from `previous`. Its
-    /// generation is `generation`, else one more than `previous`'s, else 0.
-    init(_ view: MirrorView, changed: Set<String>?, previous: MirrorSnapshot?, generation: UInt64? = nil) {
+    /// generation is `generation`, else one more than `previous`'s, else 0. `origins` gives a rebuilt table's keys
+    /// that a fallback language answers, with that language's position in `servedBy` plus one (see
+    /// `MirrorEngine.fallbackOrigins(table:)`).
+    init(_ view: MirrorView, changed: Set<String>?, previous: MirrorSnapshot?, generation: UInt64? = nil,
+         servedBy: [String] = [], isFromSource: Bool = false, origins: (String) -> [String: UInt8] = { _ in [:] }) {
         self.generation = generation ?? previous.map { $0.generation + 1 } ?? 0
+        self.servedBy = servedBy
+        self.isFromSource = isFromSource
+        language = view.language
+        languageHash = withUTF8Bytes(of: view.language) { ByteHash.hash($0, seed: ByteHash.seed) }
         var tables: [String: FrozenTable] = [:]
         for (name, entries) in view.strings {
             if let changed, !changed.contains(name), let kept = previous?.tables[name] {
                 tables[name] = kept
             } else {
-                tables[name] = FrozenTable(entries)
+                tables[name] = FrozenTable(entries, origins: origins(name))
             }
         }
         self.tables = tables
@@ -90,6 +105,13 @@ final class MirrorSnapshot: Sendable {
     /// - Complexity: O(tables) integer comparisons to find the table, then one hash probe.
     @inline(__always)
     func value(forKey key: String, table: String) -> String? {
+        entry(forKey: key, table: table)?.value
+    }
+
+    /// The value of `key` in the table named `table` (as `value(forKey:table:)`) and its origin: 0, or the
+    /// position in `servedBy` plus one of the fallback language that answered it.
+    @inline(__always)
+    func entry(forKey key: String, table: String) -> (value: String, origin: UInt8)? {
         withUTF8Bytes(of: table) { name in
             let head = Self.head(name)
             for index in 0..<tableCount {
@@ -97,7 +119,7 @@ final class MirrorSnapshot: Sendable {
                 guard entry.head == head, entry.nameCount == name.count,
                       ByteHash.equal(names + entry.nameOffset, name) else { continue }
                 return withUTF8Bytes(of: key) { key in
-                    entry.table._withUnsafeGuaranteedRef { $0.value(forKeyBytes: key) }
+                    entry.table._withUnsafeGuaranteedRef { $0.entry(forKeyBytes: key) }
                 }
             }
             return nil

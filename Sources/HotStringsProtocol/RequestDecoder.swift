@@ -74,6 +74,25 @@ package enum RequestDecoder {
             }
         case "status":
             return .status
+        case "set":
+            return .set(Write(
+                key: try fields.requiredString("key", allowEmpty: true),
+                value: try fields.requiredString("value", allowEmpty: true),
+                language: try fields.requiredString("language"),
+                table: try fields.optionalString("table") ?? Request.defaultTable,
+                form: try fields.optionalString("form"), variable: try fields.optionalString("variable"),
+                comment: try fields.optionalString("comment", allowEmpty: true),
+                createLanguage: try fields.optionalBool("createLanguage") ?? false,
+                force: try fields.optionalBool("force") ?? false
+            ))
+        case "remove":
+            return .remove(key: try fields.requiredString("key", allowEmpty: true),
+                           language: try fields.requiredString("language"),
+                           table: try fields.optionalString("table") ?? Request.defaultTable)
+        case "report-missing":
+            return .reportMissing(try fields.missingReport())
+        case "missing":
+            return .missing(language: try fields.optionalString("language"), table: try fields.optionalString("table"))
         default:
             throw .unknownOp(op)
         }
@@ -116,6 +135,27 @@ private struct Fields {
             strings.append(string)
         }
         return strings
+    }
+
+    /// A `report-missing` request's `entries` (at most `MissingReport.maximumEntries`, each checked) and `dropped`.
+    func missingReport() throws(ProtocolError) -> MissingReport {
+        guard let elements = self["entries"]?.arrayValue else {
+            throw .badRequest("field 'entries' must be an array of objects")
+        }
+        guard elements.count <= MissingReport.maximumEntries else {
+            throw .badRequest("field 'entries' holds more than \(MissingReport.maximumEntries) entries")
+        }
+        var entries: [MissingEntry] = []
+        entries.reserveCapacity(elements.count)
+        for element in elements { entries.append(try MissingEntry(json: element)) }
+        var dropped: Int64 = 0
+        if let value = self["dropped"], !value.isNull {
+            guard let count = value.int64Value, count >= 0 else {
+                throw .badRequest("field 'dropped' must be a non-negative integer")
+            }
+            dropped = count
+        }
+        return MissingReport(entries: entries, dropped: dropped)
     }
 
     func optionalBool(_ name: String) throws(ProtocolError) -> Bool? {

@@ -33,6 +33,22 @@ package enum RequestEncoder {
             }
         case .selectLanguage(let language):
             members.append(("language", .string(orNull: language)))
+        case .set(let write):
+            members += [("key", .string(write.key)), ("value", .string(write.value)),
+                        ("language", .string(write.language)), ("table", .string(write.table))]
+            if let form = write.form { members.append(("form", .string(form))) }
+            if let variable = write.variable { members.append(("variable", .string(variable))) }
+            if let comment = write.comment { members.append(("comment", .string(comment))) }
+            if write.createLanguage { members.append(("createLanguage", .bool(true))) }
+            if write.force { members.append(("force", .bool(true))) }
+        case .remove(let key, let language, let table):
+            members += [("key", .string(key)), ("language", .string(language)), ("table", .string(table))]
+        case .reportMissing(let report):
+            members.append(("entries", .array(report.entries.map(\.json))))
+            members.append(("dropped", .integer(report.dropped)))
+        case .missing(let language, let table):
+            if let language { members.append(("language", .string(language))) }
+            if let table { members.append(("table", .string(table))) }
         }
         var line = JSONValue.object(members).serialized()
         line.append(0x0A)

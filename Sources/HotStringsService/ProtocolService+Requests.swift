@@ -90,6 +90,15 @@ extension ProtocolService {
             return try await select(language)
         case .status:
             return await status()
+        case .set(let write):
+            return try edit(BundleEditor.Edit(write))
+        case .remove(let key, let language, let table):
+            return try edit(BundleEditor.Edit(key: key, language: language, table: table, change: .removal))
+        case .reportMissing(let report):
+            missingKeys.merge(report)
+            return []
+        case .missing(let language, let table):
+            return missingKeys.answer(language: language, table: table)
         }
     }
 
@@ -128,6 +137,7 @@ extension ProtocolService {
             ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
             ("release", .string(orNull: ReleaseStore(bundle: environment.root).currentID())),
             ("pull", environment.pullStatus?().json ?? .null),
+            ("missing", missingKeys.statusJSON),
         ]
     }
 }

@@ -29,6 +29,8 @@ package final class ProtocolService<Rendering: EventRendering> {
         package var onStoreEvent: (@Sendable (StoreEvent) -> Void)?
         /// Where the puller stands, for `status` (nil: the bundle is not pulled into by this process).
         package var pullStatus: (@Sendable () -> PullStatus)?
+        /// Writes `set` and `remove` into the bundle's files (nil: they are refused).
+        package var bundleEditor: BundleEditor?
 
         /// An environment; the selection is kept in memory unless `saveSelection` is set.
         package init(root: String, watcherStatus: @escaping @Sendable () -> WatcherStatus,
@@ -56,6 +58,8 @@ package final class ProtocolService<Rendering: EventRendering> {
     var outputs: [Output] = []
     /// Rendered `table` answers, kept while the store does not change.
     var tableAnswers = TableAnswers<Rendering.Answer>()
+    /// The keys clients reported missing, merged and bounded.
+    var missingKeys = MissingKeys()
 
     /// A service over `store`.
     package init(store: StringsStore, environment: Environment) {

@@ -33,6 +33,9 @@ struct ClientSuite: BenchmarkSuite {
         which leaves what the lookup, a lock or the mirror cost the reader. Bar: the longest stall, less
         run-queue time, <= 1 ms; the wall-clock figures are printed beside it.
 
+        Misses: the same lookups with every tenth key replaced by a key no table has (recorded for the daemon's
+        `missing` list), against all hits, on one thread and all. Bar: the misses cost <= 1.10x per lookup.
+
         Memory: --memory-reloads more saves of Large (every value changed) while the reader threads keep looking
         keys up; the process's resident memory and live mirror snapshots after 10, half and all of them. Bar:
         flat memory, and no more snapshots alive than the current one plus one per reader thread.
@@ -126,6 +129,16 @@ struct ClientSuite: BenchmarkSuite {
         }
         print("  bar 2 threads >= 1.8x one thread (LiveStrings): \(scalingPasses ? "PASS" : "FAIL")")
         print("  bar at least as fast as Bundle per lookup: \(passes ? "PASS" : "FAIL")")
+        var quiet = LiveStrings.Configuration(socketPath: daemon.socket, clientName: "hotstrings-bench unrecorded",
+                                              environment: ["LANGUAGE": "de", "LANG": "de_DE.UTF-8"])
+        quiet.reportsMissingKeys = false
+        let unrecorded = LiveStrings(configuration: quiet)
+        defer { unrecorded.stop() }
+        guard unrecorded.blockUntilSynchronized(timeout: .seconds(20)) else {
+            throw UsageError("the second client did not synchronize with the daemon at \(daemon.socket)")
+        }
+        let missPasses = MissingLookups.report(strings: strings, unrecorded: unrecorded, keys: keys, lookups: lookups,
+                                               threadCounts: Array(Set([1, processors])).sorted())
 
         // With --pin, this thread (it saves the files and waits for the hooks) keeps off the readers' processor.
         if readerProcessor != nil { try ThreadScheduling.pinCurrentThread(to: Array(0..<(processors - 1))) }
@@ -184,7 +197,7 @@ struct ClientSuite: BenchmarkSuite {
                                                    reloads: memoryReloads, firstRound: 2 * reloads + 1)
             memoryPasses = ReloadMemory.report(samples, largeKeys: fixture.largeKeys, readers: readers)
         }
-        return passes && scalingPasses && stallPasses && memoryPasses ? 0 : 1
+        return passes && scalingPasses && stallPasses && memoryPasses && missPasses ? 0 : 1
     }
 }
 

@@ -15,6 +15,7 @@ struct HotStringsBench {
         PluralSuite.self,
         PseudoSuite.self,
         OTASuite.self,
+        EditSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.

@@ -19,6 +19,19 @@ struct RequestEncoderTests {
         .selectLanguage("fr"),
         .selectLanguage(nil),
         .status,
+        .set(Write(key: "k", value: "v \"q\"", language: "de")),
+        .set(Write(key: "n", value: "%d Dateien", language: "pt-BR", table: "T", form: "one", variable: "n",
+                   comment: "c", createLanguage: true, force: true)),
+        .remove(key: "k", language: "de", table: "Localizable"),
+        .reportMissing(MissingReport(entries: [
+            MissingEntry(.init(kind: .missing, table: "Localizable", key: "quote \" and\nnewline", language: "de-CH",
+                               servedBy: nil), count: 3, firstSeen: 1_733_350_265_123, lastSeen: 1_733_350_266_000),
+            MissingEntry(.init(kind: .fallback, table: "T", key: "k", language: "de-CH", servedBy: "en"),
+                         count: 1, firstSeen: 0, lastSeen: 0),
+        ], dropped: 5)),
+        .reportMissing(MissingReport(entries: [], dropped: 0)),
+        .missing(language: nil, table: nil),
+        .missing(language: "de-CH", table: "Localizable"),
     ]
 
     @Test("every request survives encoding and decoding", arguments: requests)
@@ -43,6 +56,17 @@ struct RequestEncoderTests {
         (.subscribe(Subscription(since: StreamPosition(epoch: 5, seq: 6))),
          #"{"id":1,"op":"subscribe","snapshot":true,"since":{"epoch":5,"seq":6}}"#),
         (.selectLanguage(nil), #"{"id":1,"op":"select-language","language":null}"#),
+        (.set(Write(key: "k", value: "v", language: "de", force: true)),
+         #"{"id":1,"op":"set","key":"k","value":"v","language":"de","table":"Localizable","force":true}"#),
+        (.remove(key: "k", language: "de", table: "T"), #"{"id":1,"op":"remove","key":"k","language":"de","table":"T"}"#),
+        (.missing(language: "de", table: nil), #"{"id":1,"op":"missing","language":"de"}"#),
+        (.reportMissing(MissingReport(entries: [
+            MissingEntry(.init(kind: .fallback, table: "T", key: "k", language: "de-CH", servedBy: "en"),
+                         count: 2, firstSeen: 951_782_400_000, lastSeen: 951_782_400_001),
+        ], dropped: 0)),
+         #"{"id":1,"op":"report-missing","entries":[{"kind":"fallback","table":"T","key":"k","language":"de-CH","#
+            + #""servedBy":"en","count":2,"firstSeen":"2000-02-29T00:00:00.000Z","lastSeen":"2000-02-29T00:00:00.001Z"}],"#
+            + #""dropped":0}"#),
     ]
 
     @Test("requests are compact lines with id and op first", arguments: golden)
