@@ -33,6 +33,15 @@ import Testing
         try Self.expectParses(result, to: Self.table(file).dictionary.merging([key: value]) { $1 })
     }
 
+    /// Keys are their exact characters, as the table compares them, not Swift's canonically equivalent `==`.
+    @Test func decomposedAndPrecomposedKeysAreTwoKeys() throws {
+        let file = Array("\"e\u{301}\" = \"1\";\n\"\u{E9}\" = \"2\";\n".utf8)
+        let result = try StringsFileEditor.setting("e\u{301}", to: "3", in: file)
+        #expect(result == Array("\"e\u{301}\" = \"3\";\n\"\u{E9}\" = \"2\";\n".utf8))
+        let removed = try StringsFileEditor.removing("\u{E9}", in: file)
+        #expect(removed == Array("\"e\u{301}\" = \"1\";\n".utf8))
+    }
+
     @Test func newEntryGetsItsComment() throws {
         let result = try StringsFileEditor.setting("new", to: "v", comment: "Shown */ on the button",
                                                    in: Array("\"a\" = \"1\";\n".utf8))
