@@ -41,11 +41,14 @@ extension BundleEditor {
             return Place(.stringsdict, folder: folder, name: table + ".stringsdict")
         }
         if let folder {
-            if stringsKeys(folder + "/" + table + ".strings")?.contains(edit.key) == true {
+            // By the key's exact characters, as the table and the editors find it (not Swift's canonical ==).
+            if strings(folder + "/" + table + ".strings")?[edit.key] != nil {
                 return Place(.strings, folder: folder, name: table + ".strings")
             }
             if let rules = rules(folder + "/" + table + ".stringsdict"), rules[edit.key] != nil {
-                if case .removal = edit.change { return Place(.stringsdict, folder: folder, name: table + ".stringsdict") }
+                if case .removal = edit.change {
+                    return Place(.stringsdict, folder: folder, name: table + ".stringsdict")
+                }
                 throw Failure(.invalidInput, "'\(DisplayText.escaped(edit.key))' is a plural entry of "
                               + "\(display(folder + "/" + table + ".stringsdict")); set one form with --form")
             }
@@ -53,7 +56,8 @@ extension BundleEditor {
         let catalogs = catalogFiles().filter { BundleLayout.catalogTable(ofFile: lastComponent($0)) == table }
         var servingCatalog: (path: String, language: String)?
         for path in catalogs {
-            guard let catalog = catalog(path), let entry = catalog.entries.first(where: { $0.key == edit.key })
+            guard let catalog = catalog(path),
+                  let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(edit.key.utf8) })
             else { continue }
             let spelled = entry.localizations.keys.first { LanguageTag($0) == language }
             if case .removal = edit.change, spelled == nil { continue }
@@ -175,11 +179,6 @@ extension BundleEditor {
 
     private func bytes(_ relative: String) -> [UInt8]? {
         try? FileSystem.readFile(atPath: path(of: relative), maximumSize: maximumFileSize)
-    }
-
-    /// The keys of the `.strings` file, nil when it is missing or does not parse.
-    func stringsKeys(_ relative: String) -> Set<String>? {
-        bytes(relative).flatMap { try? StringsFile.parse($0) }.map { Set($0.keys) }
     }
 
     /// The `.strings` file's table, nil when it is missing or does not parse.

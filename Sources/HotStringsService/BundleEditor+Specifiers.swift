@@ -41,9 +41,8 @@ extension BundleEditor {
             return value
         }
         for path in catalogFiles() where path.hasSuffix("/" + table + ".xcstrings") || path == table + ".xcstrings" {
-            guard let catalog = catalog(path), let entry = catalog.entries.first(where: { $0.key == key }) else {
-                continue
-            }
+            guard let catalog = catalog(path),
+                  let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { continue }
             if let localization = entry.localizations.first(where: { LanguageTag($0.key) == developmentLanguage }) {
                 return localization.value.stringUnit?.value
             }

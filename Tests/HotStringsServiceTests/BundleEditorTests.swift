@@ -43,7 +43,8 @@ final class EditedBundle {
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) else { continue }
-            result[path] = isDirectory.boolValue ? Data() : try Data(contentsOf: URL(fileURLWithPath: root + "/" + path))
+            let url = URL(fileURLWithPath: root + "/" + path)
+            result[path] = isDirectory.boolValue ? Data() : try Data(contentsOf: url)
         }
         return result
     }
