@@ -227,6 +227,17 @@ def emit_rule_sets(kind, locales, out):
     out.append("    }")
 
 
+def cldr_version():
+    versions = set()
+    for filename in ("plurals.json", "ordinals.json"):
+        with open(os.path.join(CLDR, filename), encoding="utf-8") as file:
+            versions.add(json.load(file)["supplemental"]["version"].get("_cldrVersion"))
+    if len(versions) != 1 or None in versions:
+        raise RuleError("plurals.json and ordinals.json must name one CLDR version, found %r"
+                        % sorted(versions, key=str))
+    return versions.pop()
+
+
 def generate():
     cardinal = add_legacy_codes(load("plurals.json", "plurals-type-cardinal"))
     ordinal = add_legacy_codes(load("ordinals.json", "plurals-type-ordinal"))
@@ -236,6 +247,9 @@ def generate():
         "",
         "// swiftformat:disable all",
         "extension PluralRules {",
+        "    /// The CLDR release the rules come from.",
+        '    public static let cldrVersion = "%s"' % cldr_version(),
+        "",
     ]
     emit_rule_sets("cardinal", cardinal, out)
     out.append("")

@@ -3,6 +3,9 @@
 
 // swiftformat:disable all
 extension PluralRules {
+    /// The CLDR release the rules come from.
+    public static let cldrVersion = "49"
+
     /// Each CLDR locale's cardinal rule set, by CLDR locale identifier.
     static let cardinalRuleSets: [String: Int] = [
         "af": 0,

@@ -145,6 +145,7 @@ import Testing
 
     /// The CLDR 49 changes the old data lacked, and the legacy codes babel has no rules for.
     @Test func cldr49RulesAndLegacyCodes() {
+        #expect(PluralRules.cldrVersion == "49")
         #expect(PluralRules.category(for: 3, language: "es-MX", type: .ordinal) == .one)
         #expect(PluralRules.category(for: 11, language: "es", type: .ordinal) == .other)
         #expect(PluralRules.category(for: 2, language: "bg", type: .ordinal) == .two)
