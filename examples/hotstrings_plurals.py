@@ -20,7 +20,8 @@ import re
 from decimal import Decimal
 
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
-_LEGACY = {"iw": "he", "in": "id", "ji": "yi"}
+# The legacy codes of scripts/cldr/aliases.json: CLDR gives them their replacement's rules.
+_LEGACY = {"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro", "sh": "sr", "tl": "fil"}
 _NUMBER = re.compile(r"^[+-]?(\d+)(?:\.(\d*))?(?:[ce](\d+))?$")
 _TOKEN = re.compile(r"\s*(!=|=|%|\.\.|,|and\b|or\b|[nivwftce]\b|\d+)")
 _SPEC = re.compile(r"%(?:(\d+)\$)?([-+ 0#']*)(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|q|L|z|t|j)?([@sScdiuoxXfFeEgGaA%])")

@@ -5,45 +5,69 @@
 extension LanguageData {
     /// CLDR likely subtags, `language[-Script][-REGION]=Script-REGION`.
     static let likelySubtagsTable = """
-    af=Latn-ZA am=Ethi-ET ar=Arab-EG as=Beng-IN ast=Latn-ES az=Latn-AZ az-Arab=Arab-IR az-IQ=Arab-IQ az-IR=Arab-IR
-    az-RU=Cyrl-RU be=Cyrl-BY bg=Cyrl-BG bgc=Deva-IN bho=Deva-IN blo=Latn-BJ bn=Beng-BD br=Latn-FR brx=Deva-IN
-    bs=Latn-BA ca=Latn-ES ceb=Latn-PH chr=Cher-US cs=Latn-CZ csw=Cans-CA cv=Cyrl-RU cy=Latn-GB da=Latn-DK de=Latn-DE
-    doi=Deva-IN dsb=Latn-DE el=Grek-GR en=Latn-US en-Shaw=Shaw-GB es=Latn-ES et=Latn-EE eu=Latn-ES fa=Arab-IR
-    ff=Latn-SN ff-Adlm=Adlm-GN fi=Latn-FI fil=Latn-PH fo=Latn-FO fr=Latn-FR fy=Latn-NL ga=Latn-IE gd=Latn-GB gl=Latn-ES
-    gu=Gujr-IN ha=Latn-NG ha-CM=Arab-CM ha-SD=Arab-SD he=Hebr-IL hi=Deva-IN hr=Latn-HR hsb=Latn-DE hu=Latn-HU
-    hy=Armn-AM ia=Latn-001 id=Latn-ID ie=Latn-EE ig=Latn-NG is=Latn-IS it=Latn-IT ja=Jpan-JP jv=Latn-ID ka=Geor-GE
-    kea=Latn-CV kgp=Latn-BR kk=Cyrl-KZ kk-AF=Arab-AF kk-Arab=Arab-CN kk-CN=Arab-CN kk-IR=Arab-IR kk-MN=Arab-MN
-    km=Khmr-KH kn=Knda-IN ko=Kore-KR kok=Deva-IN ks=Arab-IN ku=Latn-TR ku-Arab=Arab-IQ ku-LB=Arab-LB ku-Yezi=Yezi-GE
-    kxv=Latn-IN ky=Cyrl-KG ky-Arab=Arab-CN ky-CN=Arab-CN ky-Latn=Latn-TR ky-TR=Latn-TR lb=Latn-LU lij=Latn-IT
-    lmo=Latn-IT lo=Laoo-LA lt=Latn-LT lv=Latn-LV mai=Deva-IN mi=Latn-NZ mk=Cyrl-MK ml=Mlym-IN mn=Cyrl-MN mn-CN=Mong-CN
-    mn-Mong=Mong-CN mni=Beng-IN mr=Deva-IN ms=Latn-MY ms-CC=Arab-CC mt=Latn-MT my=Mymr-MM nb=Latn-NO nds=Latn-DE
-    ne=Deva-NP nl=Latn-NL nn=Latn-NO no=Latn-NO nqo=Nkoo-GN oc=Latn-FR or=Orya-IN pa=Guru-IN pa-Arab=Arab-PK
-    pa-PK=Arab-PK pcm=Latn-NG pl=Latn-PL prg=Latn-PL ps=Arab-AF pt=Latn-BR qu=Latn-PE raj=Deva-IN rm=Latn-CH ro=Latn-RO
-    ru=Cyrl-RU sa=Deva-IN sah=Cyrl-RU sat=Olck-IN sc=Latn-IT sd=Arab-PK sd-Deva=Deva-IN sd-IN=Deva-IN sd-Khoj=Khoj-IN
-    sd-Sind=Sind-IN si=Sinh-LK sk=Latn-SK sl=Latn-SI so=Latn-SO sq=Latn-AL sr=Cyrl-RS sr-ME=Latn-ME sr-RO=Latn-RO
-    sr-RU=Latn-RU sr-TR=Latn-TR su=Latn-ID sv=Latn-SE sw=Latn-TZ syr=Syrc-IQ szl=Latn-PL ta=Taml-IN te=Telu-IN
-    tg=Cyrl-TJ tg-Arab=Arab-PK tg-PK=Arab-PK th=Thai-TH ti=Ethi-ET tk=Latn-TM to=Latn-TO tr=Latn-TR tt=Cyrl-RU
-    ug=Arab-CN ug-Cyrl=Cyrl-KZ ug-KZ=Cyrl-KZ ug-MN=Cyrl-MN uk=Cyrl-UA ur=Arab-PK uz=Latn-UZ uz-AF=Arab-AF
-    uz-Arab=Arab-AF uz-CN=Cyrl-CN vec=Latn-IT vi=Latn-VN vmw=Latn-MZ wo=Latn-SN xh=Latn-ZA xnr=Deva-IN yi=Hebr-UA
-    yo=Latn-NG yrl=Latn-BR yue=Hant-HK yue-CN=Hans-CN yue-Hans=Hans-CN za=Latn-CN zh=Hans-CN zh-AU=Hant-AU
-    zh-BN=Hant-BN zh-Bopo=Bopo-TW zh-GB=Hant-GB zh-GF=Hant-GF zh-HK=Hant-HK zh-Hanb=Hanb-TW zh-Hant=Hant-TW
-    zh-ID=Hant-ID zh-MO=Hant-MO zh-PA=Hant-PA zh-PF=Hant-PF zh-PH=Hant-PH zh-SR=Hant-SR zh-TH=Hant-TH zh-TW=Hant-TW
-    zh-US=Hant-US zh-VN=Hant-VN zu=Latn-ZA
+    aa=Latn-ET ab=Cyrl-GE ady=Cyrl-RU af=Latn-ZA agq=Latn-CM ak=Latn-GH am=Ethi-ET an=Latn-ES ann=Latn-NG apc=Arab-SY
+    ar=Arab-EG arn=Latn-CL ary=Arab-MA as=Beng-IN asa=Latn-TZ ast=Latn-ES az=Latn-AZ az-Arab=Arab-IR az-IQ=Arab-IQ
+    az-IR=Arab-IR az-RU=Cyrl-RU ba=Cyrl-RU bal=Arab-PK bas=Latn-CM be=Cyrl-BY bem=Latn-ZM bew=Latn-ID bez=Latn-TZ
+    bg=Cyrl-BG bgc=Deva-IN bgn=Arab-PK bho=Deva-IN blo=Latn-BJ blt=Tavt-VN bm=Latn-ML bn=Beng-BD bo=Tibt-CN bqi=Arab-IR
+    br=Latn-FR brh=Arab-PK brx=Deva-IN bs=Latn-BA bss=Latn-CM bua=Cyrl-RU byn=Ethi-ER ca=Latn-ES cad=Latn-US
+    cch=Latn-NG ccp=Cakm-BD ce=Cyrl-RU ceb=Latn-PH cgg=Latn-UG cho=Latn-US chr=Cher-US cic=Latn-US ckb=Arab-IQ
+    co=Latn-FR cop=Copt-EG cs=Latn-CZ csw=Cans-CA cu=Cyrl-RU cu-Glag=Glag-BG cv=Cyrl-RU cy=Latn-GB da=Latn-DK
+    dav=Latn-KE de=Latn-DE dje=Latn-NE doi=Deva-IN dsb=Latn-DE dua=Latn-CM dv=Thaa-MV dyo=Latn-SN dz=Tibt-BT
+    ebu=Latn-KE ee=Latn-GH el=Grek-GR en=Latn-US en-Shaw=Shaw-GB eo=Latn-001 es=Latn-ES et=Latn-EE eu=Latn-ES
+    ewo=Latn-CM fa=Arab-IR ff=Latn-SN ff-Adlm=Adlm-GN fi=Latn-FI fil=Latn-PH fo=Latn-FO fr=Latn-FR frr=Latn-DE
+    fur=Latn-IT fy=Latn-NL ga=Latn-IE gaa=Latn-GH gd=Latn-GB gez=Ethi-ET gl=Latn-ES gn=Latn-PY gsw=Latn-CH gu=Gujr-IN
+    guz=Latn-KE gv=Latn-IM ha=Latn-NG ha-CM=Arab-CM ha-SD=Arab-SD haw=Latn-US he=Hebr-IL hi=Deva-IN hnj=Hmnp-US
+    hnj-Hmng=Hmng-LA hr=Latn-HR hrx=Latn-BR hsb=Latn-DE ht=Latn-HT hu=Latn-HU hy=Armn-AM ia=Latn-001 id=Latn-ID
+    ie=Latn-EE ig=Latn-NG ii=Yiii-CN io=Latn-001 is=Latn-IS isv=Latn-001 it=Latn-IT iu=Cans-CA ja=Jpan-JP jbo=Latn-001
+    jgo=Latn-CM jmc=Latn-TZ jv=Latn-ID ka=Geor-GE kaa=Cyrl-UZ kab=Latn-DZ kaj=Latn-NG kam=Latn-KE kbd=Cyrl-RU
+    kcg=Latn-NG kde=Latn-TZ kea=Latn-CV kek=Latn-GT ken=Latn-CM kgp=Latn-BR khq=Latn-ML ki=Latn-KE kk=Cyrl-KZ
+    kk-AF=Arab-AF kk-Arab=Arab-CN kk-CN=Arab-CN kk-IR=Arab-IR kk-MN=Arab-MN kkj=Latn-CM kl=Latn-GL kln=Latn-KE
+    km=Khmr-KH kn=Knda-IN ko=Kore-KR kok=Deva-IN kpe=Latn-LR ks=Arab-IN ksb=Latn-TZ ksf=Latn-CM ksh=Latn-DE ku=Latn-TR
+    ku-AM=Cyrl-AM ku-AZ=Cyrl-AZ ku-Arab=Arab-IQ ku-Cyrl=Cyrl-AM ku-GE=Cyrl-GE ku-IQ=Arab-IQ ku-IR=Arab-IR ku-LB=Arab-LB
+    ku-TM=Cyrl-TM ku-Yezi=Yezi-GE kw=Latn-GB kxv=Latn-IN ky=Cyrl-KG ky-Arab=Arab-CN ky-CN=Arab-CN ky-Latn=Latn-TR
+    ky-TR=Latn-TR la=Latn-VA lag=Latn-TZ lb=Latn-LU lg=Latn-UG lij=Latn-IT lkt=Latn-US lld=Latn-IT lmo=Latn-IT
+    ln=Latn-CD lo=Laoo-LA lrc=Arab-IR lt=Latn-LT ltg=Latn-LV lu=Latn-CD luo=Latn-KE luy=Latn-KE lv=Latn-LV lzz=Latn-TR
+    lzz-GE=Geor-GE lzz-Geor=Geor-GE mai=Deva-IN mas=Latn-KE mdf=Cyrl-RU mer=Latn-KE mfe=Latn-MU mg=Latn-MG mgh=Latn-MZ
+    mgo=Latn-CM mhn=Latn-IT mi=Latn-NZ mic=Latn-CA mk=Cyrl-MK ml=Mlym-IN mn=Cyrl-MN mn-CN=Mong-CN mn-Mong=Mong-CN
+    mni=Beng-IN moh=Latn-CA mr=Deva-IN mrh=Latn-IN ms=Latn-MY ms-CC=Arab-CC mt=Latn-MT mua=Latn-CM mus=Latn-US
+    mww=Hmnp-US my=Mymr-MM myv=Cyrl-RU mzn=Arab-IR naq=Latn-NA nb=Latn-NO nd=Latn-ZW nds=Latn-DE ne=Deva-NP nl=Latn-NL
+    nmg=Latn-CM nn=Latn-NO nnh=Latn-CM no=Latn-NO nqo=Nkoo-GN nr=Latn-ZA nso=Latn-ZA nus=Latn-SS nv=Latn-US ny=Latn-MW
+    nyn=Latn-UG oc=Latn-FR oka=Latn-CA om=Latn-ET or=Orya-IN os=Cyrl-GE osa=Osge-US pa=Guru-IN pa-Arab=Arab-PK
+    pa-PK=Arab-PK pap=Latn-CW pcm=Latn-NG pi=Latn-GB pi-Deva=Deva-IN pi-IN=Deva-IN pi-LK=Sinh-LK pi-MM=Mymr-MM
+    pi-Mymr=Mymr-MM pi-Sinh=Sinh-LK pi-TH=Thai-TH pi-Thai=Thai-TH pis=Latn-SB pl=Latn-PL pms=Latn-IT prg=Latn-PL
+    ps=Arab-AF pt=Latn-BR qu=Latn-PE quc=Latn-GT raj=Deva-IN rhg=Rohg-MM rif=Latn-MA rm=Latn-CH rn=Latn-BI ro=Latn-RO
+    rof=Latn-TZ ru=Cyrl-RU rw=Latn-RW rwk=Latn-TZ sa=Deva-IN sah=Cyrl-RU saq=Latn-KE sat=Olck-IN sbp=Latn-TZ sc=Latn-IT
+    scn=Latn-IT sd=Arab-PK sd-Deva=Deva-IN sd-IN=Deva-IN sd-Khoj=Khoj-IN sd-Sind=Sind-IN sdh=Arab-IR se=Latn-NO
+    seh=Latn-MZ ses=Latn-ML sg=Latn-CF sgs=Latn-LT shi=Tfng-MA shn=Mymr-MM si=Sinh-LK sid=Latn-ET sk=Latn-SK
+    skr=Arab-PK sl=Latn-SI sma=Latn-SE smj=Latn-SE smn=Latn-FI sms=Latn-FI sn=Latn-ZW so=Latn-SO sq=Latn-AL sr=Cyrl-RS
+    sr-ME=Latn-ME sr-RO=Latn-RO sr-TR=Latn-TR ss=Latn-ZA ssy=Latn-ER st=Latn-ZA su=Latn-ID sus=Latn-GN suz=Deva-NP
+    sv=Latn-SE sw=Latn-TZ syr=Syrc-IQ szl=Latn-PL ta=Taml-IN te=Telu-IN teo=Latn-UG tg=Cyrl-TJ tg-Arab=Arab-PK
+    tg-PK=Arab-PK th=Thai-TH ti=Ethi-ET tig=Ethi-ER tk=Latn-TM tn=Latn-ZA to=Latn-TO tok=Latn-001 tpi=Latn-PG
+    tr=Latn-TR trv=Latn-TW trw=Arab-PK ts=Latn-ZA tt=Cyrl-RU twq=Latn-NE tyv=Cyrl-RU tzm=Latn-MA ug=Arab-CN
+    ug-Cyrl=Cyrl-KZ ug-KZ=Cyrl-KZ ug-MN=Cyrl-MN uk=Cyrl-UA ur=Arab-PK uz=Latn-UZ uz-AF=Arab-AF uz-Arab=Arab-AF
+    uz-CN=Cyrl-CN vai=Vaii-LR ve=Latn-ZA vec=Latn-IT vi=Latn-VN vmw=Latn-MZ vo=Latn-001 vun=Latn-TZ wa=Latn-BE
+    wae=Latn-CH wal=Ethi-ET wbp=Latn-AU wo=Latn-SN xdq=Cyrl-RU xh=Latn-ZA xnr=Deva-IN xog=Latn-UG yav=Latn-CM
+    yi=Hebr-UA yo=Latn-NG yrl=Latn-BR yue=Hant-HK yue-CN=Hans-CN yue-Hans=Hans-CN za=Latn-CN zgh=Tfng-MA zh=Hans-CN
+    zh-AU=Hant-AU zh-BN=Hant-BN zh-Bopo=Bopo-TW zh-GB=Hant-GB zh-GF=Hant-GF zh-HK=Hant-HK zh-Hanb=Hanb-TW
+    zh-Hant=Hant-TW zh-ID=Hant-ID zh-MO=Hant-MO zh-PA=Hant-PA zh-PF=Hant-PF zh-PH=Hant-PH zh-SR=Hant-SR zh-TH=Hant-TH
+    zh-TW=Hant-TW zh-US=Hant-US zh-VN=Hant-VN zu=Latn-ZA
     """
 
     /// CLDR parent locales within one language, `child=parent`.
     static let parentLocalesTable = """
     en-150=en-001 en-AG=en-001 en-AI=en-001 en-AT=en-150 en-AU=en-001 en-BB=en-001 en-BE=en-150 en-BM=en-001
     en-BS=en-001 en-BW=en-001 en-BZ=en-001 en-CC=en-001 en-CH=en-150 en-CK=en-001 en-CM=en-001 en-CX=en-001
-    en-CY=en-001 en-DE=en-150 en-DG=en-001 en-DK=en-150 en-DM=en-001 en-ER=en-001 en-FI=en-150 en-FJ=en-001
-    en-FK=en-001 en-FM=en-001 en-GB=en-001 en-GD=en-001 en-GG=en-001 en-GH=en-001 en-GI=en-001 en-GM=en-001
-    en-GY=en-001 en-HK=en-001 en-ID=en-001 en-IE=en-001 en-IL=en-001 en-IM=en-001 en-IN=en-001 en-IO=en-001
+    en-CY=en-001 en-CZ=en-150 en-DE=en-150 en-DG=en-001 en-DK=en-150 en-DM=en-001 en-EE=en-150 en-ER=en-001
+    en-ES=en-150 en-FI=en-150 en-FJ=en-001 en-FK=en-001 en-FM=en-001 en-FR=en-150 en-GB=en-001 en-GD=en-001
+    en-GE=en-150 en-GG=en-001 en-GH=en-001 en-GI=en-001 en-GM=en-001 en-GS=en-001 en-GY=en-001 en-HK=en-001
+    en-HU=en-150 en-ID=en-001 en-IE=en-001 en-IL=en-001 en-IM=en-001 en-IN=en-001 en-IO=en-001 en-IT=en-150
     en-JE=en-001 en-JM=en-001 en-KE=en-001 en-KI=en-001 en-KN=en-001 en-KY=en-001 en-LC=en-001 en-LR=en-001
-    en-LS=en-001 en-MG=en-001 en-MO=en-001 en-MS=en-001 en-MT=en-001 en-MU=en-001 en-MV=en-001 en-MW=en-001
-    en-MY=en-001 en-NA=en-001 en-NF=en-001 en-NG=en-001 en-NL=en-150 en-NR=en-001 en-NU=en-001 en-NZ=en-001
-    en-PG=en-001 en-PK=en-001 en-PN=en-001 en-PW=en-001 en-RW=en-001 en-SB=en-001 en-SC=en-001 en-SD=en-001
-    en-SE=en-150 en-SG=en-001 en-SH=en-001 en-SI=en-150 en-SL=en-001 en-SS=en-001 en-SX=en-001 en-SZ=en-001
-    en-TC=en-001 en-TK=en-001 en-TO=en-001 en-TT=en-001 en-TV=en-001 en-TZ=en-001 en-UG=en-001 en-VC=en-001
+    en-LS=en-001 en-LT=en-150 en-LV=en-150 en-MG=en-001 en-MO=en-001 en-MS=en-001 en-MT=en-001 en-MU=en-001
+    en-MV=en-001 en-MW=en-001 en-MY=en-001 en-NA=en-001 en-NF=en-001 en-NG=en-001 en-NL=en-150 en-NO=en-150
+    en-NR=en-001 en-NU=en-001 en-NZ=en-001 en-PG=en-001 en-PK=en-001 en-PL=en-150 en-PN=en-001 en-PT=en-150
+    en-PW=en-001 en-RO=en-150 en-RW=en-001 en-SB=en-001 en-SC=en-001 en-SD=en-001 en-SE=en-150 en-SG=en-001
+    en-SH=en-001 en-SI=en-150 en-SK=en-150 en-SL=en-001 en-SS=en-001 en-SX=en-001 en-SZ=en-001 en-TC=en-001
+    en-TK=en-001 en-TO=en-001 en-TT=en-001 en-TV=en-001 en-TZ=en-001 en-UA=en-150 en-UG=en-001 en-VC=en-001
     en-VG=en-001 en-VU=en-001 en-WS=en-001 en-ZA=en-001 en-ZM=en-001 en-ZW=en-001 es-AR=es-419 es-BO=es-419
     es-BR=es-419 es-BZ=es-419 es-CL=es-419 es-CO=es-419 es-CR=es-419 es-CU=es-419 es-DO=es-419 es-EC=es-419
     es-GT=es-419 es-HN=es-419 es-JP=es-419 es-MX=es-419 es-NI=es-419 es-PA=es-419 es-PE=es-419 es-PR=es-419

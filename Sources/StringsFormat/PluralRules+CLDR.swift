@@ -3,6 +3,9 @@
 
 // swiftformat:disable all
 extension PluralRules {
+    /// The CLDR release the rules come from.
+    public static let cldrVersion = "49"
+
     /// Each CLDR locale's cardinal rule set, by CLDR locale identifier.
     static let cardinalRuleSets: [String: Int] = [
         "af": 0,
@@ -21,86 +24,94 @@ extension PluralRules {
         "bez": 0,
         "bg": 0,
         "bho": 1,
-        "bm": 6,
+        "blo": 6,
+        "bm": 7,
         "bn": 2,
-        "bo": 6,
-        "br": 7,
+        "bo": 7,
+        "br": 8,
         "brx": 0,
-        "bs": 8,
-        "ca": 9,
+        "bs": 9,
+        "ca": 10,
         "ce": 0,
-        "ceb": 10,
+        "ceb": 11,
         "cgg": 0,
         "chr": 0,
         "ckb": 0,
-        "cs": 11,
-        "cy": 12,
-        "da": 13,
+        "cs": 12,
+        "csw": 1,
+        "cv": 6,
+        "cy": 13,
+        "da": 14,
         "de": 4,
         "doi": 2,
-        "dsb": 14,
+        "dsb": 15,
         "dv": 0,
-        "dz": 6,
+        "dz": 7,
         "ee": 0,
         "el": 0,
         "en": 4,
         "eo": 0,
-        "es": 15,
+        "es": 16,
         "et": 4,
         "eu": 0,
         "fa": 2,
-        "ff": 16,
+        "ff": 17,
         "fi": 4,
-        "fil": 10,
+        "fil": 11,
         "fo": 0,
-        "fr": 17,
+        "fr": 18,
         "fur": 0,
         "fy": 4,
-        "ga": 18,
-        "gd": 19,
-        "gl": 4,
+        "ga": 19,
+        "gd": 20,
+        "gl": 10,
         "gsw": 0,
         "gu": 2,
         "guw": 1,
-        "gv": 20,
+        "gv": 21,
         "ha": 0,
         "haw": 0,
-        "he": 21,
+        "he": 22,
         "hi": 2,
-        "hnj": 6,
-        "hr": 8,
-        "hsb": 14,
+        "hnj": 7,
+        "hr": 9,
+        "hsb": 15,
         "hu": 0,
-        "hy": 16,
+        "hy": 17,
         "ia": 4,
-        "id": 6,
-        "ig": 6,
-        "ii": 6,
+        "id": 7,
+        "ie": 4,
+        "ig": 7,
+        "ii": 7,
+        "in": 7,
         "io": 4,
-        "is": 22,
-        "it": 9,
-        "iu": 23,
-        "ja": 6,
-        "jbo": 6,
+        "is": 23,
+        "it": 10,
+        "iu": 24,
+        "iw": 22,
+        "ja": 7,
+        "jbo": 7,
         "jgo": 0,
+        "ji": 4,
         "jmc": 0,
-        "jv": 6,
-        "jw": 6,
+        "jv": 7,
+        "jw": 7,
         "ka": 0,
-        "kab": 16,
+        "kab": 17,
         "kaj": 0,
         "kcg": 0,
-        "kde": 6,
-        "kea": 6,
+        "kde": 7,
+        "kea": 7,
         "kk": 0,
         "kkj": 0,
         "kl": 0,
-        "km": 6,
+        "km": 7,
         "kn": 2,
-        "ko": 6,
+        "ko": 7,
+        "kok": 2,
         "ks": 0,
         "ksb": 0,
-        "ksh": 24,
+        "ksh": 6,
         "ku": 0,
         "kw": 25,
         "ky": 0,
@@ -108,9 +119,10 @@ extension PluralRules {
         "lb": 0,
         "lg": 0,
         "lij": 4,
-        "lkt": 6,
+        "lkt": 7,
+        "lld": 10,
         "ln": 1,
-        "lo": 6,
+        "lo": 7,
         "lt": 27,
         "lv": 28,
         "mas": 0,
@@ -121,11 +133,11 @@ extension PluralRules {
         "mn": 0,
         "mo": 30,
         "mr": 0,
-        "ms": 6,
+        "ms": 7,
         "mt": 31,
-        "my": 6,
+        "my": 7,
         "nah": 0,
-        "naq": 23,
+        "naq": 24,
         "nb": 0,
         "nd": 0,
         "ne": 0,
@@ -133,7 +145,7 @@ extension PluralRules {
         "nn": 0,
         "nnh": 0,
         "no": 0,
-        "nqo": 6,
+        "nqo": 7,
         "nr": 0,
         "nso": 1,
         "ny": 0,
@@ -141,85 +153,87 @@ extension PluralRules {
         "om": 0,
         "or": 0,
         "os": 0,
-        "osa": 6,
+        "osa": 7,
         "pa": 1,
         "pap": 0,
         "pcm": 2,
         "pl": 32,
         "prg": 28,
         "ps": 0,
-        "pt": 33,
-        "pt-PT": 9,
+        "pt": 18,
+        "pt-PT": 10,
         "rm": 0,
         "ro": 30,
         "rof": 0,
-        "ru": 34,
+        "ru": 33,
         "rwk": 0,
-        "sah": 6,
+        "sah": 7,
         "saq": 0,
-        "sat": 23,
+        "sat": 24,
         "sc": 4,
-        "scn": 4,
+        "scn": 10,
         "sd": 0,
         "sdh": 0,
-        "se": 23,
+        "se": 24,
         "seh": 0,
-        "ses": 6,
-        "sg": 6,
-        "sh": 8,
+        "ses": 7,
+        "sg": 7,
+        "sgs": 34,
+        "sh": 9,
         "shi": 35,
         "si": 36,
-        "sk": 11,
+        "sk": 12,
         "sl": 37,
-        "sma": 23,
-        "smi": 23,
-        "smj": 23,
-        "smn": 23,
-        "sms": 23,
+        "sma": 24,
+        "smi": 24,
+        "smj": 24,
+        "smn": 24,
+        "sms": 24,
         "sn": 0,
         "so": 0,
         "sq": 0,
-        "sr": 8,
+        "sr": 9,
         "ss": 0,
         "ssy": 0,
         "st": 0,
-        "su": 6,
+        "su": 7,
         "sv": 4,
         "sw": 4,
         "syr": 0,
         "ta": 0,
         "te": 0,
         "teo": 0,
-        "th": 6,
+        "tg": 2,
+        "th": 7,
         "ti": 1,
         "tig": 0,
         "tk": 0,
-        "tl": 10,
+        "tl": 11,
         "tn": 0,
-        "to": 6,
-        "tpi": 6,
+        "to": 7,
+        "tpi": 7,
         "tr": 0,
         "ts": 0,
         "tzm": 38,
         "ug": 0,
-        "uk": 34,
-        "und": 6,
+        "uk": 33,
+        "und": 7,
         "ur": 4,
         "uz": 0,
         "ve": 0,
-        "vec": 9,
-        "vi": 6,
+        "vec": 10,
+        "vi": 2,
         "vo": 0,
         "vun": 0,
         "wa": 1,
         "wae": 0,
-        "wo": 6,
+        "wo": 7,
         "xh": 0,
         "xog": 0,
         "yi": 4,
-        "yo": 6,
-        "yue": 6,
-        "zh": 6,
+        "yo": 7,
+        "yue": 7,
+        "zh": 7,
         "zu": 2,
     ]
 
@@ -231,6 +245,7 @@ extension PluralRules {
         [.zero, .one, .two, .few, .many, .other],
         [.one, .other],
         [.one, .few, .many, .other],
+        [.zero, .one, .other],
         [.other],
         [.one, .two, .few, .many, .other],
         [.one, .few, .other],
@@ -249,7 +264,6 @@ extension PluralRules {
         [.one, .two, .other],
         [.one, .other],
         [.one, .two, .other],
-        [.zero, .one, .other],
         [.zero, .one, .two, .few, .many, .other],
         [.zero, .one, .other],
         [.one, .few, .many, .other],
@@ -258,8 +272,8 @@ extension PluralRules {
         [.one, .few, .other],
         [.one, .two, .few, .many, .other],
         [.one, .few, .many, .other],
-        [.one, .many, .other],
         [.one, .few, .many, .other],
+        [.one, .two, .few, .many, .other],
         [.one, .few, .other],
         [.one, .other],
         [.one, .two, .few, .other],
@@ -320,8 +334,16 @@ extension PluralRules {
             }
             return .other
         case 6:
+            if (o.isInteger && o.i == 0) {
+                return .zero
+            }
+            if (o.isInteger && o.i == 1) {
+                return .one
+            }
             return .other
         case 7:
+            return .other
+        case 8:
             if (o.isInteger && o.iLow % 10 == 1) && !(o.isInteger && (o.iLow % 100 == 11 || o.iLow % 100 == 71
                 || o.iLow % 100 == 91)) {
                 return .one
@@ -339,7 +361,7 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 8:
+        case 9:
             if (o.v == 0 && o.iLow % 10 == 1 && !(o.iLow % 100 == 11)) || (o.fLow % 10 == 1 && !(o.fLow % 100 == 11)) {
                 return .one
             }
@@ -349,7 +371,7 @@ extension PluralRules {
                 return .few
             }
             return .other
-        case 9:
+        case 10:
             if o.i == 1 && o.v == 0 {
                 return .one
             }
@@ -357,14 +379,14 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 10:
+        case 11:
             if (o.v == 0 && (o.i == 1 || o.i == 2 || o.i == 3)) || (o.v == 0 && !(o.iLow % 10 == 4
                 || o.iLow % 10 == 6 || o.iLow % 10 == 9)) || (!(o.v == 0) && !(o.fLow % 10 == 4
                 || o.fLow % 10 == 6 || o.fLow % 10 == 9)) {
                 return .one
             }
             return .other
-        case 11:
+        case 12:
             if o.i == 1 && o.v == 0 {
                 return .one
             }
@@ -375,7 +397,7 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 12:
+        case 13:
             if (o.isInteger && o.i == 0) {
                 return .zero
             }
@@ -392,12 +414,12 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 13:
+        case 14:
             if (o.isInteger && o.i == 1) || (!(o.t == 0) && (o.i == 0 || o.i == 1)) {
                 return .one
             }
             return .other
-        case 14:
+        case 15:
             if (o.v == 0 && o.iLow % 100 == 1) || o.fLow % 100 == 1 {
                 return .one
             }
@@ -408,7 +430,7 @@ extension PluralRules {
                 return .few
             }
             return .other
-        case 15:
+        case 16:
             if (o.isInteger && o.i == 1) {
                 return .one
             }
@@ -416,20 +438,20 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 16:
+        case 17:
             if (o.i == 0 || o.i == 1) {
                 return .one
             }
             return .other
-        case 17:
-            if (o.i == 0 || o.i == 1) {
+        case 18:
+            if o.i <= 1 {
                 return .one
             }
             if (o.c == 0 && !(o.i == 0) && o.iLow % 1000000 == 0 && o.v == 0) || !(o.c <= 5) {
                 return .many
             }
             return .other
-        case 18:
+        case 19:
             if (o.isInteger && o.i == 1) {
                 return .one
             }
@@ -443,7 +465,7 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 19:
+        case 20:
             if (o.isInteger && (o.i == 1 || o.i == 11)) {
                 return .one
             }
@@ -454,7 +476,7 @@ extension PluralRules {
                 return .few
             }
             return .other
-        case 20:
+        case 21:
             if o.v == 0 && o.iLow % 10 == 1 {
                 return .one
             }
@@ -469,7 +491,7 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 21:
+        case 22:
             if (o.i == 1 && o.v == 0) || (o.i == 0 && !(o.v == 0)) {
                 return .one
             }
@@ -477,25 +499,17 @@ extension PluralRules {
                 return .two
             }
             return .other
-        case 22:
+        case 23:
             if (o.t == 0 && o.iLow % 10 == 1 && !(o.iLow % 100 == 11)) || (o.tLow % 10 == 1 && !(o.tLow % 100 == 11)) {
                 return .one
             }
             return .other
-        case 23:
+        case 24:
             if (o.isInteger && o.i == 1) {
                 return .one
             }
             if (o.isInteger && o.i == 2) {
                 return .two
-            }
-            return .other
-        case 24:
-            if (o.isInteger && o.i == 0) {
-                return .zero
-            }
-            if (o.isInteger && o.i == 1) {
-                return .one
             }
             return .other
         case 25:
@@ -592,14 +606,6 @@ extension PluralRules {
             }
             return .other
         case 33:
-            if o.i <= 1 {
-                return .one
-            }
-            if (o.c == 0 && !(o.i == 0) && o.iLow % 1000000 == 0 && o.v == 0) || !(o.c <= 5) {
-                return .many
-            }
-            return .other
-        case 34:
             if o.v == 0 && o.iLow % 10 == 1 && !(o.iLow % 100 == 11) {
                 return .one
             }
@@ -608,6 +614,21 @@ extension PluralRules {
             }
             if (o.v == 0 && o.iLow % 10 == 0) || (o.v == 0 && (o.iLow % 10 >= 5 && o.iLow % 10 <= 9))
                 || (o.v == 0 && (o.iLow % 100 >= 11 && o.iLow % 100 <= 14)) {
+                return .many
+            }
+            return .other
+        case 34:
+            if (o.isInteger && o.iLow % 10 == 1) && !(o.isInteger && o.iLow % 100 == 11) {
+                return .one
+            }
+            if (o.isInteger && o.i == 2) {
+                return .two
+            }
+            if !(o.isInteger && o.i == 2) && (o.isInteger && (o.iLow % 10 >= 2 && o.iLow % 10 <= 9))
+                && !(o.isInteger && (o.iLow % 100 >= 11 && o.iLow % 100 <= 19)) {
+                return .few
+            }
+            if !(o.f == 0) {
                 return .many
             }
             return .other
@@ -648,129 +669,141 @@ extension PluralRules {
     /// Each CLDR locale's ordinal rule set, by CLDR locale identifier.
     static let ordinalRuleSets: [String: Int] = [
         "af": 0,
-        "am": 0,
-        "an": 0,
-        "ar": 0,
-        "as": 1,
-        "ast": 0,
-        "az": 2,
-        "bal": 3,
-        "be": 4,
-        "bg": 0,
-        "bn": 1,
-        "bs": 0,
-        "ca": 5,
-        "ce": 0,
-        "cs": 0,
-        "cy": 6,
-        "da": 0,
-        "de": 0,
-        "dsb": 0,
-        "el": 0,
-        "en": 7,
-        "es": 0,
-        "et": 0,
-        "eu": 0,
-        "fa": 0,
-        "fi": 0,
-        "fil": 3,
-        "fr": 3,
-        "fy": 0,
-        "ga": 3,
-        "gd": 8,
-        "gl": 0,
-        "gsw": 0,
-        "gu": 9,
-        "he": 0,
-        "hi": 9,
-        "hr": 0,
-        "hsb": 0,
-        "hu": 10,
-        "hy": 3,
-        "ia": 0,
-        "id": 0,
-        "is": 0,
-        "it": 11,
-        "ja": 0,
-        "ka": 12,
-        "kk": 13,
-        "km": 0,
-        "kn": 0,
-        "ko": 0,
-        "kw": 14,
-        "ky": 0,
-        "lij": 15,
-        "lo": 3,
-        "lt": 0,
-        "lv": 0,
-        "mk": 16,
-        "ml": 0,
-        "mn": 0,
-        "mo": 3,
-        "mr": 17,
-        "ms": 3,
-        "my": 0,
-        "nb": 0,
-        "ne": 18,
-        "nl": 0,
-        "no": 0,
-        "or": 19,
-        "pa": 0,
-        "pl": 0,
-        "prg": 0,
-        "ps": 0,
-        "pt": 0,
-        "ro": 3,
-        "ru": 0,
-        "sc": 11,
-        "scn": 11,
-        "sd": 0,
-        "sh": 0,
-        "si": 0,
-        "sk": 0,
-        "sl": 0,
-        "sq": 20,
-        "sr": 0,
-        "sv": 21,
-        "sw": 0,
-        "ta": 0,
-        "te": 0,
-        "th": 0,
-        "tk": 22,
-        "tl": 3,
-        "tpi": 0,
-        "tr": 0,
-        "uk": 23,
-        "und": 0,
-        "ur": 0,
-        "uz": 0,
-        "vec": 11,
-        "vi": 3,
-        "yue": 0,
-        "zh": 0,
-        "zu": 0,
+        "am": 1,
+        "an": 1,
+        "ar": 1,
+        "as": 2,
+        "ast": 1,
+        "az": 3,
+        "bal": 4,
+        "be": 5,
+        "bg": 6,
+        "blo": 7,
+        "bn": 2,
+        "bs": 1,
+        "ca": 8,
+        "ce": 1,
+        "cs": 1,
+        "cv": 1,
+        "cy": 9,
+        "da": 1,
+        "de": 1,
+        "dsb": 1,
+        "el": 1,
+        "en": 10,
+        "es": 11,
+        "et": 1,
+        "eu": 1,
+        "fa": 1,
+        "fi": 1,
+        "fil": 4,
+        "fr": 4,
+        "fy": 1,
+        "ga": 4,
+        "gd": 12,
+        "gl": 1,
+        "gsw": 1,
+        "gu": 13,
+        "he": 1,
+        "hi": 13,
+        "hr": 1,
+        "hsb": 1,
+        "hu": 14,
+        "hy": 4,
+        "ia": 1,
+        "id": 1,
+        "ie": 1,
+        "in": 1,
+        "is": 1,
+        "it": 15,
+        "iw": 1,
+        "ja": 1,
+        "ka": 16,
+        "kk": 17,
+        "km": 1,
+        "kn": 1,
+        "ko": 1,
+        "kok": 18,
+        "kw": 19,
+        "ky": 1,
+        "lij": 20,
+        "lld": 15,
+        "lo": 4,
+        "lt": 1,
+        "lv": 1,
+        "mk": 21,
+        "ml": 1,
+        "mn": 1,
+        "mo": 4,
+        "mr": 18,
+        "ms": 4,
+        "my": 1,
+        "nb": 1,
+        "ne": 22,
+        "nl": 1,
+        "no": 1,
+        "or": 23,
+        "pa": 1,
+        "pl": 1,
+        "prg": 1,
+        "ps": 1,
+        "pt": 1,
+        "ro": 4,
+        "ru": 1,
+        "sc": 15,
+        "scn": 20,
+        "sd": 1,
+        "sh": 1,
+        "si": 1,
+        "sk": 1,
+        "sl": 1,
+        "sq": 24,
+        "sr": 1,
+        "sv": 25,
+        "sw": 1,
+        "ta": 1,
+        "te": 1,
+        "tg": 1,
+        "th": 1,
+        "tk": 26,
+        "tl": 4,
+        "tpi": 1,
+        "tr": 1,
+        "uk": 27,
+        "und": 1,
+        "ur": 1,
+        "uz": 1,
+        "vec": 15,
+        "vi": 4,
+        "yue": 1,
+        "zh": 1,
+        "zu": 1,
     ]
 
     /// The categories each ordinal rule set uses, in CLDR order, `other` last.
     static let ordinalCategories: [[PluralCategory]] = [
+        [.few, .other],
         [.other],
         [.one, .two, .few, .many, .other],
         [.one, .few, .many, .other],
         [.one, .other],
         [.few, .other],
         [.one, .two, .few, .other],
+        [.zero, .one, .few, .other],
+        [.one, .two, .few, .other],
         [.zero, .one, .two, .few, .many, .other],
         [.one, .two, .few, .other],
+        [.one, .other],
         [.one, .two, .few, .other],
         [.one, .two, .few, .many, .other],
         [.one, .other],
         [.many, .other],
         [.one, .many, .other],
         [.many, .other],
+        [.one, .two, .few, .other],
         [.one, .many, .other],
         [.many, .other],
         [.one, .two, .many, .other],
-        [.one, .two, .few, .other],
         [.one, .other],
         [.one, .two, .few, .many, .other],
         [.one, .many, .other],
@@ -783,8 +816,13 @@ extension PluralRules {
     static func ordinalCategory(ruleSet: Int, _ o: PluralOperands) -> PluralCategory {
         switch ruleSet {
         case 0:
+            if (o.iLow % 100 >= 2 && o.iLow % 100 <= 19) {
+                return .few
+            }
             return .other
         case 1:
+            return .other
+        case 2:
             if (o.isInteger && (o.i == 1 || o.i == 5 || o.i == 7 || o.i == 8 || o.i == 9 || o.i == 10)) {
                 return .one
             }
@@ -798,7 +836,7 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 2:
+        case 3:
             if (o.iLow % 10 == 1 || o.iLow % 10 == 2 || o.iLow % 10 == 5 || o.iLow % 10 == 7 || o.iLow % 10 == 8)
                 || (o.iLow % 100 == 20 || o.iLow % 100 == 50 || o.iLow % 100 == 70 || o.iLow % 100 == 80) {
                 return .one
@@ -812,18 +850,40 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 3:
+        case 4:
             if (o.isInteger && o.i == 1) {
                 return .one
             }
             return .other
-        case 4:
+        case 5:
             if (o.isInteger && (o.iLow % 10 == 2 || o.iLow % 10 == 3)) && !(o.isInteger && (o.iLow % 100 == 12
                 || o.iLow % 100 == 13)) {
                 return .few
             }
             return .other
-        case 5:
+        case 6:
+            if o.iLow % 10 == 1 && !(o.iLow % 100 == 11) {
+                return .one
+            }
+            if o.iLow % 10 == 2 && !(o.iLow % 100 == 12) {
+                return .two
+            }
+            if (o.iLow % 10 == 3 || o.iLow % 10 == 4) && !(o.iLow % 100 == 13 || o.iLow % 100 == 14) {
+                return .few
+            }
+            return .other
+        case 7:
+            if o.i == 0 {
+                return .zero
+            }
+            if o.i == 1 {
+                return .one
+            }
+            if (o.i == 2 || o.i == 3 || o.i == 4 || o.i == 5 || o.i == 6) {
+                return .few
+            }
+            return .other
+        case 8:
             if (o.isInteger && (o.i == 1 || o.i == 3)) {
                 return .one
             }
@@ -834,7 +894,7 @@ extension PluralRules {
                 return .few
             }
             return .other
-        case 6:
+        case 9:
             if (o.isInteger && (o.i == 0 || o.i == 7 || o.i == 8 || o.i == 9)) {
                 return .zero
             }
@@ -851,7 +911,7 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 7:
+        case 10:
             if (o.isInteger && o.iLow % 10 == 1) && !(o.isInteger && o.iLow % 100 == 11) {
                 return .one
             }
@@ -862,7 +922,12 @@ extension PluralRules {
                 return .few
             }
             return .other
-        case 8:
+        case 11:
+            if (o.isInteger && (o.iLow % 10 == 1 || o.iLow % 10 == 3)) && !(o.isInteger && o.iLow % 100 == 11) {
+                return .one
+            }
+            return .other
+        case 12:
             if (o.isInteger && (o.i == 1 || o.i == 11)) {
                 return .one
             }
@@ -873,7 +938,7 @@ extension PluralRules {
                 return .few
             }
             return .other
-        case 9:
+        case 13:
             if (o.isInteger && o.i == 1) {
                 return .one
             }
@@ -887,17 +952,17 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 10:
+        case 14:
             if (o.isInteger && (o.i == 1 || o.i == 5)) {
                 return .one
             }
             return .other
-        case 11:
+        case 15:
             if (o.isInteger && (o.i == 11 || o.i == 8 || o.i == 80 || o.i == 800)) {
                 return .many
             }
             return .other
-        case 12:
+        case 16:
             if o.i == 1 {
                 return .one
             }
@@ -906,40 +971,13 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 13:
+        case 17:
             if (o.isInteger && o.iLow % 10 == 6) || (o.isInteger && o.iLow % 10 == 9) || ((o.isInteger
                 && o.iLow % 10 == 0) && !(o.isInteger && o.i == 0)) {
                 return .many
             }
             return .other
-        case 14:
-            if (o.isInteger && (o.i >= 1 && o.i <= 4)) || (o.isInteger && ((o.iLow % 100 >= 1
-                && o.iLow % 100 <= 4) || (o.iLow % 100 >= 21 && o.iLow % 100 <= 24) || (o.iLow % 100 >= 41
-                && o.iLow % 100 <= 44) || (o.iLow % 100 >= 61 && o.iLow % 100 <= 64) || (o.iLow % 100 >= 81
-                && o.iLow % 100 <= 84))) {
-                return .one
-            }
-            if (o.isInteger && o.i == 5) || (o.isInteger && o.iLow % 100 == 5) {
-                return .many
-            }
-            return .other
-        case 15:
-            if (o.isInteger && (o.i == 11 || o.i == 8 || (o.i >= 80 && o.i <= 89) || (o.i >= 800 && o.i <= 899))) {
-                return .many
-            }
-            return .other
-        case 16:
-            if o.iLow % 10 == 1 && !(o.iLow % 100 == 11) {
-                return .one
-            }
-            if o.iLow % 10 == 2 && !(o.iLow % 100 == 12) {
-                return .two
-            }
-            if (o.iLow % 10 == 7 || o.iLow % 10 == 8) && !(o.iLow % 100 == 17 || o.iLow % 100 == 18) {
-                return .many
-            }
-            return .other
-        case 17:
+        case 18:
             if (o.isInteger && o.i == 1) {
                 return .one
             }
@@ -950,12 +988,39 @@ extension PluralRules {
                 return .few
             }
             return .other
-        case 18:
+        case 19:
+            if (o.isInteger && (o.i >= 1 && o.i <= 4)) || (o.isInteger && ((o.iLow % 100 >= 1
+                && o.iLow % 100 <= 4) || (o.iLow % 100 >= 21 && o.iLow % 100 <= 24) || (o.iLow % 100 >= 41
+                && o.iLow % 100 <= 44) || (o.iLow % 100 >= 61 && o.iLow % 100 <= 64) || (o.iLow % 100 >= 81
+                && o.iLow % 100 <= 84))) {
+                return .one
+            }
+            if (o.isInteger && o.i == 5) || (o.isInteger && o.iLow % 100 == 5) {
+                return .many
+            }
+            return .other
+        case 20:
+            if (o.isInteger && (o.i == 11 || o.i == 8 || (o.i >= 80 && o.i <= 89) || (o.i >= 800 && o.i <= 899))) {
+                return .many
+            }
+            return .other
+        case 21:
+            if o.iLow % 10 == 1 && !(o.iLow % 100 == 11) {
+                return .one
+            }
+            if o.iLow % 10 == 2 && !(o.iLow % 100 == 12) {
+                return .two
+            }
+            if (o.iLow % 10 == 7 || o.iLow % 10 == 8) && !(o.iLow % 100 == 17 || o.iLow % 100 == 18) {
+                return .many
+            }
+            return .other
+        case 22:
             if (o.isInteger && (o.i >= 1 && o.i <= 4)) {
                 return .one
             }
             return .other
-        case 19:
+        case 23:
             if (o.isInteger && (o.i == 1 || o.i == 5 || (o.i >= 7 && o.i <= 9))) {
                 return .one
             }
@@ -969,7 +1034,7 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 20:
+        case 24:
             if (o.isInteger && o.i == 1) {
                 return .one
             }
@@ -977,18 +1042,18 @@ extension PluralRules {
                 return .many
             }
             return .other
-        case 21:
+        case 25:
             if (o.isInteger && (o.iLow % 10 == 1 || o.iLow % 10 == 2)) && !(o.isInteger && (o.iLow % 100 == 11
                 || o.iLow % 100 == 12)) {
                 return .one
             }
             return .other
-        case 22:
+        case 26:
             if (o.isInteger && (o.iLow % 10 == 6 || o.iLow % 10 == 9)) || (o.isInteger && o.i == 10) {
                 return .few
             }
             return .other
-        case 23:
+        case 27:
             if (o.isInteger && o.iLow % 10 == 3) && !(o.isInteger && o.iLow % 100 == 13) {
                 return .few
             }

@@ -2,6 +2,7 @@ import Foundation
 import HotStringsClient
 import HotStringsTestSupport
 import LinuxSystem
+import StringsFormat
 import Synchronization
 
 /// `hotstrings-bench plurals`: plural formatting through `LiveStrings` against `String(format:)`, and a
@@ -80,6 +81,7 @@ struct PluralSuite: BenchmarkSuite {
             throw UsageError("messages.received does not format as a plural")
         }
 
+        print("plural rules: CLDR \(PluralRules.cldrVersion)")
         print("formats per second (\(formats) per run, median of 5, interleaved; n cycles through 0..1023)")
         print("  " + ["format", "LiveStrings", "String(format:)", "ratio"].map { Format.cell($0, 18, right: true) }
             .joined())
