@@ -51,7 +51,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Releases over the air: SHA-256, manifests, publishing, pulling over HTTP, verified atomic installs.
+        // Releases over the air: SHA-256, SHA-512 and Ed25519, manifests, publishing, pulling over HTTP, verified atomic installs.
         .target(
             name: "HotStringsRelease", dependencies: ["BundleChanges", "StringsFormat", "LinuxSystem"],
             swiftSettings: strict
@@ -143,6 +143,7 @@ let package = Package(
         .testTarget(
             name: "HotStringsReleaseTests",
             dependencies: ["HotStringsRelease", "StringsFormat", "LinuxSystem", "HotStringsTestSupport"],
+            exclude: ["Fixtures"],  // signature test vectors, read from the source tree
             swiftSettings: strict
         ),
         .testTarget(

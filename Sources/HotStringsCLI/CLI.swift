@@ -12,8 +12,8 @@ package enum CLI {
         [
             ServeCommand.self, SubscribeCommand.self, GetCommand.self, TableCommand.self, LanguagesCommand.self,
             SelectLanguageCommand.self, StatusCommand.self, LintCommand.self, DumpCommand.self, CompileCommand.self,
-            WatchCommand.self, DemoCommand.self, PublishCommand.self, PullCommand.self, RollbackCommand.self,
-            PluralCommand.self, SetCommand.self, RemoveCommand.self, MissingCommand.self,
+            WatchCommand.self, DemoCommand.self, PublishCommand.self, KeygenCommand.self, PullCommand.self,
+            RollbackCommand.self, PluralCommand.self, SetCommand.self, RemoveCommand.self, MissingCommand.self,
         ]
     }
 

@@ -22,13 +22,19 @@ struct PublishCommand: Command {
                          help: "The bundle directory holding <language>.lproj folders (and root .xcstrings catalogs)."),
             ArgumentSpec(name: "outdir", help: "The folder to publish into (created if missing)."),
         ],
-        options: [LintCommand.developmentLanguage, followsExternalSymlinks],
+        options: [LintCommand.developmentLanguage, followsExternalSymlinks, sign],
         exitCodes: [
             (ExitCode.success, "Published (or the bundle is the current release already)."),
             (ExitCode.failure, "A table has errors, or the bundle or OUTDIR cannot be read or written."),
-            (ExitCode.usage, "The command line is wrong."),
+            (ExitCode.usage, "The command line is wrong, or the --sign key cannot be read or is not a key."),
         ]
     )
+
+    static let sign: CommandOption<String?> = .optional(
+        "sign", .text("secret-file"),
+        help: "Also sign manifest.json with this minisign secret key (hotstrings keygen, or minisign -G -W): "
+            + "writes manifest.json.minisig beside it, checked by pull --trusted-key or by hand with "
+            + "'minisign -Vm manifest.json -p PUBLIC_FILE'.")
 
     static let followsExternalSymlinks: CommandOption<Bool> = .flag(
         "follow-external-symlinks",
@@ -39,12 +45,17 @@ struct PublishCommand: Command {
     var output: String
     var developmentLanguage: String
     var followsExternalSymlinks: Bool
+    /// The key `--sign` names, read (and checked) before anything is published.
+    var signingKey: MinisignSecretKey?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         bundle = try BundleOptions.bundle(arguments.positionals[0])
         output = arguments.positionals[1]
         developmentLanguage = try arguments[LintCommand.developmentLanguage]
         followsExternalSymlinks = try arguments[Self.followsExternalSymlinks]
+        signingKey = try arguments[Self.sign].map { path throws(UsageError) in
+            try KeygenCommand.secretKey(atPath: path, option: "--sign")
+        }
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
@@ -68,6 +79,11 @@ struct PublishCommand: Command {
             } else {
                 io.stdout.write("published \(manifest.release): \(manifest.files.count) files, "
                     + "\(manifest.totalSize) bytes (\(outcome.writtenFiles) new, \(outcome.reusedFiles) reused)\n")
+            }
+            if var key = signingKey {
+                defer { key.wipe() }
+                let signature = try ReleaseSigning.signManifest(at: output + "/manifest.json", with: key)
+                io.stdout.write("signed manifest.json with key \(signature.keyIDText): manifest.json.minisig\n")
             }
             return ExitCode.success
         } catch {

@@ -48,6 +48,17 @@ extension FileSystem {
         try write(bytes, to: fd, path: path)
     }
 
+    /// Writes `bytes` to a new file at `path` with `open(O_CREAT | O_EXCL)`: never replaces what is there (a key
+    /// file), and the file has `mode` (less the umask) from its first byte.
+    /// - Throws: `SystemError` naming `path`; `.exists` when something is already there.
+    package static func writeNewFile(_ bytes: [UInt8], toPath path: String, mode: UInt32) throws(SystemError) {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY
+        let fd = try retryingOnInterrupt { open(path, flags, mode) }.get("open", path: path)
+        defer { _ = close(fd) }
+        try write(bytes, to: fd, path: path)
+        _ = try retryingOnInterrupt { fsync(fd) }.get("fsync", path: path)
+    }
+
     /// Creates a directory with `mkdir`.
     /// - Throws: `SystemError` naming `path`; `.exists` when something is already there.
     package static func makeDirectory(atPath path: String, mode: UInt32 = 0o755) throws(SystemError) {

@@ -16,6 +16,7 @@ struct HotStringsBench {
         PseudoSuite.self,
         OTASuite.self,
         EditSuite.self,
+        SignSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.
