@@ -13,7 +13,7 @@ package enum CLI {
             ServeCommand.self, SubscribeCommand.self, GetCommand.self, TableCommand.self, LanguagesCommand.self,
             SelectLanguageCommand.self, StatusCommand.self, LintCommand.self, DumpCommand.self, CompileCommand.self,
             WatchCommand.self, DemoCommand.self, PublishCommand.self, PullCommand.self, RollbackCommand.self,
-            PluralCommand.self,
+            PluralCommand.self, SetCommand.self, RemoveCommand.self,
         ]
     }
 

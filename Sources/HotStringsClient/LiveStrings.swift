@@ -34,7 +34,7 @@ public final class LiveStrings: Sendable {
     public static let defaultTable = "Localizable"
 
     let core: MirrorCore
-    private let transport: any HotStringsTransport
+    let transport: any HotStringsTransport
     /// Formats rules for the configured device.
     private let formatter: StringsdictFormatter
 

@@ -16,6 +16,10 @@ package enum Request: Sendable, Equatable {
     case selectLanguage(String?)
     /// `status`: the daemon's health.
     case status
+    /// `set`: writes one key of one language back into the bundle's files.
+    case set(Write)
+    /// `remove`: removes one key of one language from the bundle's files.
+    case remove(key: String, language: String, table: String)
 
     /// The table used when a request names none.
     package static let defaultTable = "Localizable"
@@ -31,12 +35,14 @@ package enum Request: Sendable, Equatable {
         case .unsubscribe: "unsubscribe"
         case .selectLanguage: "select-language"
         case .status: "status"
+        case .set: "set"
+        case .remove: "remove"
         }
     }
 
     /// Every op of protocol version 1.
     package static let ops = [
-        "hello", "languages", "get", "table", "subscribe", "unsubscribe", "select-language", "status",
+        "hello", "languages", "get", "table", "subscribe", "unsubscribe", "select-language", "status", "set", "remove",
     ]
 }
 
@@ -73,5 +79,42 @@ package struct StreamPosition: Sendable, Hashable {
     package init(epoch: UInt64, seq: UInt64) {
         self.epoch = epoch
         self.seq = seq
+    }
+}
+
+/// The parameters of a `set` request.
+package struct Write: Sendable, Hashable {
+    /// The key.
+    package var key: String
+    /// The value: the key's, or its plural form's.
+    package var value: String
+    /// The language, as `languages` lists it.
+    package var language: String
+    /// The table.
+    package var table: String
+    /// The `.stringsdict` plural form (`one`, `other` …), when one form is set.
+    package var form: String?
+    /// The entry's variable, for a form of an entry with several.
+    package var variable: String?
+    /// The comment above a new entry.
+    package var comment: String?
+    /// Whether a language the bundle does not serve yet gets its folder.
+    package var createLanguage: Bool
+    /// Whether a value whose format specifiers differ from the development language's is written anyway.
+    package var force: Bool
+
+    /// A `set` of `key` to `value` in `language`'s `table`.
+    package init(key: String, value: String, language: String, table: String = Request.defaultTable,
+                 form: String? = nil, variable: String? = nil, comment: String? = nil,
+                 createLanguage: Bool = false, force: Bool = false) {
+        self.key = key
+        self.value = value
+        self.language = language
+        self.table = table
+        self.form = form
+        self.variable = variable
+        self.comment = comment
+        self.createLanguage = createLanguage
+        self.force = force
     }
 }

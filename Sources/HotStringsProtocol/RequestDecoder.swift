@@ -74,6 +74,21 @@ package enum RequestDecoder {
             }
         case "status":
             return .status
+        case "set":
+            return .set(Write(
+                key: try fields.requiredString("key", allowEmpty: true),
+                value: try fields.requiredString("value", allowEmpty: true),
+                language: try fields.requiredString("language"),
+                table: try fields.optionalString("table") ?? Request.defaultTable,
+                form: try fields.optionalString("form"), variable: try fields.optionalString("variable"),
+                comment: try fields.optionalString("comment", allowEmpty: true),
+                createLanguage: try fields.optionalBool("createLanguage") ?? false,
+                force: try fields.optionalBool("force") ?? false
+            ))
+        case "remove":
+            return .remove(key: try fields.requiredString("key", allowEmpty: true),
+                           language: try fields.requiredString("language"),
+                           table: try fields.optionalString("table") ?? Request.defaultTable)
         default:
             throw .unknownOp(op)
         }

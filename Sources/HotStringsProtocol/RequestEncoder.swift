@@ -33,6 +33,16 @@ package enum RequestEncoder {
             }
         case .selectLanguage(let language):
             members.append(("language", .string(orNull: language)))
+        case .set(let write):
+            members += [("key", .string(write.key)), ("value", .string(write.value)),
+                        ("language", .string(write.language)), ("table", .string(write.table))]
+            if let form = write.form { members.append(("form", .string(form))) }
+            if let variable = write.variable { members.append(("variable", .string(variable))) }
+            if let comment = write.comment { members.append(("comment", .string(comment))) }
+            if write.createLanguage { members.append(("createLanguage", .bool(true))) }
+            if write.force { members.append(("force", .bool(true))) }
+        case .remove(let key, let language, let table):
+            members += [("key", .string(key)), ("language", .string(language)), ("table", .string(table))]
         }
         var line = JSONValue.object(members).serialized()
         line.append(0x0A)

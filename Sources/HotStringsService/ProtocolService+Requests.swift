@@ -90,6 +90,10 @@ extension ProtocolService {
             return try await select(language)
         case .status:
             return await status()
+        case .set(let write):
+            return try edit(BundleEditor.Edit(write))
+        case .remove(let key, let language, let table):
+            return try edit(BundleEditor.Edit(key: key, language: language, table: table, change: .removal))
         }
     }
 

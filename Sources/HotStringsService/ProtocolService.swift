@@ -29,6 +29,8 @@ package final class ProtocolService<Rendering: EventRendering> {
         package var onStoreEvent: (@Sendable (StoreEvent) -> Void)?
         /// Where the puller stands, for `status` (nil: the bundle is not pulled into by this process).
         package var pullStatus: (@Sendable () -> PullStatus)?
+        /// Writes `set` and `remove` into the bundle's files (nil: they are refused).
+        package var bundleEditor: BundleEditor?
 
         /// An environment; the selection is kept in memory unless `saveSelection` is set.
         package init(root: String, watcherStatus: @escaping @Sendable () -> WatcherStatus,

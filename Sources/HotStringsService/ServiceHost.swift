@@ -221,6 +221,7 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
         }
         environment.onStoreEvent = hooks.onStoreEvent
         if let pullLoop { environment.pullStatus = { pullLoop.status } }
+        environment.bundleEditor = try? BundleEditor(root: watcher.root, developmentLanguage: options.developmentLanguage)
         return environment
     }
 }

@@ -117,7 +117,7 @@ extension FileSystem {
     }
 
     /// Writes all of `bytes` with `write`, continuing after short writes.
-    private static func write(_ bytes: [UInt8], to fd: Int32, path: String) throws(SystemError) {
+    static func write(_ bytes: [UInt8], to fd: Int32, path: String) throws(SystemError) {
         // withUnsafeBytes only rethrows untyped errors, so the closure returns the Result and the throw is here.
         try bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -133,7 +133,7 @@ extension FileSystem {
     }
 
     /// The directory and the last component of `path`; the directory is "." for a bare name.
-    private static func split(_ path: String) -> (directory: String, name: String) {
+    static func split(_ path: String) -> (directory: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else {
             return (".", path)
         }

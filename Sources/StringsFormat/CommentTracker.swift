@@ -11,6 +11,8 @@ struct CommentTracker {
     private var kind = Kind.block
     /// Offset just after the previous entry's `;`, or -1 before the first entry.
     private var previousTerminator = -1
+    /// Where the comment the last `take` returned is in the text, delimiters included.
+    private(set) var takenSpan: Range<Int>?
 
     mutating func record(_ kind: Kind, from start: Int, to end: Int, in text: UnsafeBufferPointer<UInt8>) {
         if previousTerminator >= 0 {
@@ -35,9 +37,11 @@ struct CommentTracker {
     mutating func take(
         for keyStart: Int, in text: UnsafeBufferPointer<UInt8>, storingInto storage: inout [UInt8]
     ) -> StoredRange? {
+        takenSpan = nil
         guard start >= 0 else { return nil }
         defer { start = -1 }
         guard end <= keyStart, lineBreaks(in: text, from: end, to: keyStart) <= 1 else { return nil }
+        takenSpan = start..<end
         let storedStart = UInt32(storage.count)
         switch kind {
         case .block:

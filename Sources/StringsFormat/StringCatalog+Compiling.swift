@@ -167,8 +167,8 @@ extension StringCatalog.Localization {
     }
 }
 
-/// The few facts about printf specifiers that compiling a catalog needs.
-enum FormatSpecifiers {
+/// The facts about printf specifiers that compiling a catalog needs (and, in `+Signatures`, what lint judges).
+package enum FormatSpecifiers {
     /// The first number specifier of `text` (not `%@`, `%%` or `%#@name@`: a plural counts a number): its
     /// position, if written, and its length modifiers with the conversion (`lld`, `d`, `f`).
     static func first(in text: String) -> (position: Int?, valueType: String)? {

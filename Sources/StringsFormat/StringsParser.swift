@@ -13,9 +13,14 @@ struct StringsParser {
     /// The line being read (1-based) and the offset where it starts, kept current as bytes are consumed.
     private var line = 1
     private var lineStart = 0
+    /// Where each entry is in `text`, in file order (repeats included), when an editor asked for them.
+    private(set) var spans: [StringsEntrySpan]?
+    /// The offset of the `}` closing a braced table, when there is one.
+    private(set) var closingBrace: Int?
 
-    init(text: UnsafeBufferPointer<UInt8>) {
+    init(text: UnsafeBufferPointer<UInt8>, recordingSpans: Bool = false) {
         self.text = text
+        if recordingSpans { spans = [] }
         // An empty buffer may have no base address; any valid pointer will do as nothing is read.
         self.base = text.baseAddress ?? UnsafePointer(bitPattern: 1)!
         self.end = text.count
@@ -52,6 +57,7 @@ struct StringsParser {
                 return
             }
             if let closer, base[position] == closer {
+                closingBrace = position
                 position += 1
                 return
             }
@@ -59,7 +65,10 @@ struct StringsParser {
             let keyLine = line
             let keyColumn = TextLocator.scalarCount(in: text, from: lineStart, to: keyStart) + 1
             let comment = comments.take(for: keyStart, in: text, storingInto: &table.utf8)
+            let commentSpan = comments.takenSpan
             let key = try parseString(role: "a key")
+            let keyEnd = position
+            var valueSpan: Range<Int>?
             guard try skipTrivia() else {
                 throw error("expected '=' or ';' after the key \(quoted(key)), found the end of the file")
             }
@@ -72,7 +81,9 @@ struct StringsParser {
                 guard try skipTrivia() else {
                     throw error("expected a value for \(quoted(key)), found the end of the file")
                 }
+                let valueStart = position
                 value = try parseValue(for: key)
+                valueSpan = valueStart..<position
                 guard try skipTrivia() else { throw error("missing ';' after the value of \(quoted(key))") }
                 guard base[position] == UInt8(ascii: ";") else {
                     throw error("missing ';' after the value of \(quoted(key)), found \(describeCharacter())")
@@ -86,6 +97,10 @@ struct StringsParser {
                 line: UInt32(keyLine), column: UInt32(keyColumn)
             )
             if let comment { (record.commentStart, record.commentLength) = (comment.start, comment.length) }
+            if spans != nil {
+                spans!.append(StringsEntrySpan(key: string(key), entry: keyStart..<position, keyEnd: keyEnd,
+                                               value: valueSpan, comment: commentSpan))
+            }
             table.insert(record)
             comments.terminatorEnded(at: position)
         }
@@ -335,11 +350,16 @@ struct StringsParser {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    private func quoted(_ range: StoredRange) -> String {
-        let key = table.utf8.withUnsafeBufferPointer { buffer in
+    /// The stored text at `range`, as a string.
+    private func string(_ range: StoredRange) -> String {
+        table.utf8.withUnsafeBufferPointer { buffer in
             String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(range.start)..<Int(range.start + range.length)]),
                    as: UTF8.self)
         }
+    }
+
+    private func quoted(_ range: StoredRange) -> String {
+        let key = string(range)
         // Short and escaped: the message reaches logs, `status` and clients, and the file may not be the reader's.
         return "'\(DisplayText.escaped(key, limit: 40))'"
     }
@@ -361,6 +381,20 @@ struct StringsParser {
         let location = TextLocator.location(of: offset, in: text)
         return ParseError(reason, line: location.line, column: location.column, byteOffset: offset)
     }
+}
+
+/// Where one entry is in the text, as offsets into the UTF-8 text the parser read: what an editor changes.
+struct StringsEntrySpan {
+    /// The key, escapes resolved.
+    var key: String
+    /// From the key's first byte to just after the `;`.
+    var entry: Range<Int>
+    /// Just after the key's last byte (its closing quote).
+    var keyEnd: Int
+    /// The value with its quotes; `nil` for `"key";`, whose value is its key.
+    var value: Range<Int>?
+    /// The translator comment the parser gave the entry, delimiters included.
+    var comment: Range<Int>?
 }
 
 /// A run of bytes in the table's UTF-8 buffer.

@@ -1,0 +1,37 @@
+import HotStringsProtocol
+
+extension LiveStrings {
+    /// Writes `key`'s value in `language` into the bundle's files, through the daemon (or the embedded host): where
+    /// the key is served from, changing only the value's bytes (see docs/GUIDE.md, "Edit live").
+    ///
+    /// Every client, this one included, sees the change as one reload; this call returns once the file is written,
+    /// which may be a moment before the reload arrives.
+    /// - Parameters:
+    ///   - language: a language the bundle serves, exactly as `supportedLanguages` lists it (no fallback).
+    ///   - form: a `.stringsdict` plural form (`one`, `other` …) to set instead of a plain value; `variable` names
+    ///     the entry's variable when it has more than one.
+    ///   - comment: written above a new entry.
+    ///   - createLanguage: create the language's folder when the bundle has none.
+    ///   - force: write a value whose format specifiers differ from the development language's.
+    /// - Returns: the file written, relative to the bundle (`de.lproj/Localizable.strings`).
+    /// - Throws: `LiveStringsError` of code `.rejected` (`rejectionCode` `bad_request` for a bad key or value or
+    ///   differing specifiers, `unsupported_language`, `not_found`, `internal` when the file could not be written),
+    ///   `.notConnected` while the daemon is away.
+    @discardableResult
+    public func set(_ key: String, to value: String, language: String, table: String = LiveStrings.defaultTable,
+                    form: String? = nil, variable: String? = nil, comment: String? = nil,
+                    createLanguage: Bool = false, force: Bool = false) async throws(LiveStringsError) -> String {
+        let write = Write(key: key, value: value, language: language, table: table, form: form, variable: variable,
+                          comment: comment, createLanguage: createLanguage, force: force)
+        return try await transport.request(.set(write))["file"]?.stringValue ?? ""
+    }
+
+    /// Removes `key`'s entry in `language` from where it is served, through the daemon (or the embedded host).
+    /// - Returns: the file written, relative to the bundle.
+    /// - Throws: `LiveStringsError`, as `set`; `not_found` when the key is not there.
+    @discardableResult
+    public func remove(_ key: String, language: String, table: String = LiveStrings.defaultTable)
+        async throws(LiveStringsError) -> String {
+        try await transport.request(.remove(key: key, language: language, table: table))["file"]?.stringValue ?? ""
+    }
+}

@@ -1,0 +1,237 @@
+import BundleChanges
+import LinuxSystem
+import StringsFormat
+
+/// Writes one key of one language back into a bundle's files: the `set` and `remove` of the CLI (`--bundle`, on the
+/// files directly) and of the protocol (the daemon and embedded mode), one implementation for both.
+///
+/// It finds where the key is served from for the language (`BundleEditor+Places`), checks the input and the
+/// format specifiers as `lint` judges them, edits the file's bytes with the `StringsFormat` editors (only the
+/// value's bytes change) and replaces the file whole (temporary file, `fsync`, `rename`), keeping its mode and
+/// owner. Edits of one folder are serialized by a lock on the folder, between threads and processes; a file an
+/// editor changed between the read and the write is read and edited again, never overwritten. The daemon learns
+/// of the edit as of any save: the watcher sees the rename, so a `set` is one `reload`.
+package struct BundleEditor: Sendable {
+    /// One edit: what to change, where.
+    package struct Edit: Sendable, Hashable {
+        /// What happens to the key.
+        package enum Change: Sendable, Hashable {
+            /// The key gets `value` (added when new; `comment` goes above a new entry).
+            case value(String, comment: String?)
+            /// The plural form `form` (`one`, `other` …) of the `.stringsdict` entry gets `value`; `variable` names
+            /// the entry's variable when it has more than one.
+            case form(String, variable: String?, value: String)
+            /// The key's entry is removed.
+            case removal
+        }
+
+        /// The key.
+        package var key: String
+        /// The language, as `languages` lists it (`de`, `pt-BR`): a folder's or a catalog's, exactly.
+        package var language: String
+        /// The table.
+        package var table: String
+        /// What happens to the key.
+        package var change: Change
+        /// Whether a language the bundle does not serve yet gets its folder (`L.lproj`).
+        package var createsLanguage = false
+        /// Whether a value whose format specifiers differ from the development language's is written anyway.
+        package var isForced = false
+
+        /// An edit of `key` in `language`'s `table`.
+        package init(key: String, language: String, table: String, change: Change,
+                     createsLanguage: Bool = false, isForced: Bool = false) {
+            self.key = key
+            self.language = language
+            self.table = table
+            self.change = change
+            self.createsLanguage = createsLanguage
+            self.isForced = isForced
+        }
+    }
+
+    /// Why an edit was refused or failed; nothing was written.
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What kind of failure.
+        package enum Kind: Sendable, Hashable {
+            /// The key, value, table or language cannot be written (empty, a NUL, a path out of the bundle).
+            case invalidInput
+            /// The bundle serves no such language; `available` lists those it serves.
+            case unknownLanguage
+            /// The key (or its form) is not there to change or remove.
+            case noSuchKey
+            /// The value's format specifiers differ from the development language's (`--force` writes anyway).
+            case specifierMismatch
+            /// The file does not parse, or cannot be edited in place.
+            case cannotEdit
+            /// The file system refused: a full disk, a read-only folder, no permission.
+            case cannotWrite
+        }
+
+        /// What kind of failure.
+        package var kind: Kind
+        /// What went wrong, naming the key, the language or the file.
+        package var message: String
+        /// For `.unknownLanguage`: the languages the bundle serves.
+        package var available: [String]?
+
+        package init(_ kind: Kind, _ message: String, available: [String]? = nil) {
+            self.kind = kind
+            self.message = message
+            self.available = available
+        }
+
+        /// The message.
+        package var description: String { message }
+    }
+
+    /// The bundle root, resolved (no symbolic links): every file written is below it.
+    package let root: String
+    /// The language whose values the others' format specifiers are checked against.
+    package let developmentLanguage: LanguageTag
+    /// The largest file read for an edit.
+    package var maximumFileSize = 16 << 20
+    /// How often a file that keeps changing between read and write is read again before the edit fails.
+    package var attempts = 16
+    /// Called after each attempt's edit is made and before the file is replaced, with the attempt's number (tests
+    /// save the file as an editor would there, to show the edit is made again on the new file).
+    package var beforeReplacing: (@Sendable (Int) -> Void)?
+
+    /// An editor of the bundle at `root`.
+    /// - Throws: `Failure.cannotWrite` when the root cannot be resolved.
+    package init(root: String, developmentLanguage: LanguageTag) throws(Failure) {
+        do {
+            self.root = try FileSystem.resolvedPath(root)
+        } catch {
+            throw Failure(.cannotWrite, "cannot open the bundle: \(error)")
+        }
+        self.developmentLanguage = developmentLanguage
+    }
+
+    /// Makes `edit`, and returns the path of the file written relative to the root (`de.lproj/Localizable.strings`).
+    /// An edit that changes no byte writes nothing and returns the file all the same.
+    /// - Throws: `Failure`, with nothing written.
+    package func apply(_ edit: Edit) throws(Failure) -> String {
+        try Self.check(edit)
+        let place = try place(of: edit)
+        try checkContained(place)
+        let lock: DirectoryLock
+        do {
+            lock = try DirectoryLock(path: path(of: place.folder))
+        } catch {
+            throw Failure(.cannotWrite, "cannot lock \(display(place.folder)): \(error)")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        for attempt in 0..<attempts {
+            let path = path(of: place.file)
+            let read: (bytes: [UInt8], version: FileSystem.FileVersion)?
+            do {
+                read = try FileSystem.readVersioned(atPath: path, maximumSize: maximumFileSize)
+            } catch {
+                throw Failure(.cannotWrite, "cannot read \(display(place.file)): \(error)")
+            }
+            let edited = try self.edited(read?.bytes ?? [], at: place, by: edit)
+            if let read, read.bytes == edited { return place.file }
+            beforeReplacing?(attempt)
+            do {
+                if try FileSystem.replaceFile(atPath: path, with: edited, ifStill: read?.version) { return place.file }
+            } catch {
+                throw Failure(.cannotWrite, "cannot write \(display(place.file)): \(error)")
+            }
+        }
+        throw Failure(.cannotWrite, "\(display(place.file)) kept changing while it was edited; try again")
+    }
+
+    /// The absolute path of `relative` (a path below the root).
+    func path(of relative: String) -> String {
+        relative.isEmpty ? root : root + "/" + relative
+    }
+
+    /// `relative` as a message shows it.
+    func display(_ relative: String) -> String {
+        relative.isEmpty ? "the bundle root" : "'\(DisplayText.escaped(relative))'"
+    }
+
+    /// Refuses what no file may hold and names that leave the bundle or that the watcher ignores.
+    private static func check(_ edit: Edit) throws(Failure) {
+        guard !edit.key.isEmpty else { throw Failure(.invalidInput, "the key must not be empty") }
+        var texts = [("key", edit.key)]
+        switch edit.change {
+        case .value(let value, let comment):
+            texts.append(("value", value))
+            if let comment { texts.append(("comment", comment)) }
+        case .form(let form, let variable, let value):
+            texts += [("value", value), ("form", form)]
+            if let variable { texts.append(("variable", variable)) }
+        case .removal:
+            break
+        }
+        for (name, text) in texts where text.utf8.contains(0) {
+            throw Failure(.invalidInput, "the \(name) must not contain a NUL character")
+        }
+        let table = edit.table
+        guard !table.isEmpty, !table.hasPrefix("."), !table.hasSuffix("~"), !table.contains("/"),
+              !table.utf8.contains(0)
+        else {
+            throw Failure(.invalidInput, "'\(DisplayText.escaped(table))' is no table name (no '/', no leading '.')")
+        }
+    }
+
+    /// Refuses a place whose folder (or file) is, through a symbolic link, outside the root.
+    private func checkContained(_ place: Place) throws(Failure) {
+        for relative in [place.folder, place.file] {
+            let resolved: String
+            do {
+                resolved = try FileSystem.resolvedPath(path(of: relative))
+            } catch where error.errno == .noSuchFileOrDirectory && relative == place.file {
+                continue
+            } catch {
+                throw Failure(.cannotWrite, "cannot open \(display(relative)): \(error)")
+            }
+            guard resolved == root || resolved.hasPrefix(root == "/" ? "/" : root + "/") else {
+                throw Failure(.invalidInput, "\(display(relative)) leads out of the bundle (to \(resolved))")
+            }
+        }
+    }
+
+    /// The file's bytes with `edit` made, after the specifier check.
+    private func edited(_ bytes: [UInt8], at place: Place, by edit: Edit) throws(Failure) -> [UInt8] {
+        let result: [UInt8]
+        do {
+            switch (place.kind, edit.change) {
+            case (.strings, .value(let value, let comment)):
+                result = try StringsFileEditor.setting(edit.key, to: value, comment: comment, in: bytes)
+            case (.strings, .removal):
+                result = try StringsFileEditor.removing(edit.key, in: bytes)
+            case (.stringsdict, .form(let form, let variable, let value)):
+                result = try StringsdictEditor.setting(form: form, variable: variable, of: edit.key, to: value,
+                                                       in: bytes)
+            case (.stringsdict, .removal):
+                result = try StringsdictEditor.removing(edit.key, in: bytes)
+            case (.catalog, .value(let value, let comment)):
+                result = try StringCatalogEditor.setting(edit.key, language: place.language, to: value,
+                                                         comment: comment, in: bytes)
+            case (.catalog, .removal):
+                result = try StringCatalogEditor.removing(edit.key, language: place.language, in: bytes)
+            case (.stringsdict, .value), (.strings, .form), (.catalog, .form):
+                preconditionFailure("a place is chosen for its change")
+            }
+        } catch {
+            throw Failure(error, file: display(place.file))
+        }
+        if !edit.isForced { try checkSpecifiers(of: edit, writing: result, at: place) }
+        return result
+    }
+}
+
+extension BundleEditor.Failure {
+    /// The editor's error, naming the file.
+    init(_ error: EditError, file: String) {
+        let kind: Kind = switch error.code {
+        case .noSuchKey: .noSuchKey
+        case .invalidValue, .ambiguousVariable: .invalidInput
+        default: .cannotEdit
+        }
+        self.init(kind, "\(file): \(error.message)")
+    }
+}

@@ -1,0 +1,141 @@
+import Glibc
+
+extension FileSystem {
+    /// Which version of a file was read: what `replaceFile(atPath:with:ifStill:)` checks has not changed before it
+    /// renames over it, and the mode and owner the new file keeps.
+    package struct FileVersion: Sendable, Hashable {
+        /// The device and inode: an editor's atomic save puts another file at the path.
+        package var device: UInt64
+        package var inode: UInt64
+        /// The size, and the last changes of the content and the metadata: a write in place changes them.
+        package var size: Int
+        package var modified: Timestamp
+        package var changed: Timestamp
+        /// The permission bits (`st_mode & 0o7777`), kept by the new file.
+        package var permissions: UInt32
+        /// The owner and group, kept by the new file where this process may set them.
+        package var userID: UInt32
+        package var groupID: UInt32
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = info.st_size
+            modified = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
+            changed = Timestamp(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec))
+            permissions = info.st_mode & 0o7777
+            userID = info.st_uid
+            groupID = info.st_gid
+        }
+    }
+
+    /// The content of the regular file at `path` and the version it was read from (`fstat` of the open file), or
+    /// nil when nothing is there.
+    /// - Throws: `SystemError` naming `path`, as `readFile(atPath:maximumSize:)`.
+    package static func readVersioned(atPath path: String, maximumSize: Int) throws(SystemError)
+        -> (bytes: [UInt8], version: FileVersion)? {
+        let fd: Int32
+        do {
+            fd = try openForReading(atPath: path)
+        } catch where error.errno == .noSuchFileOrDirectory {
+            return nil
+        }
+        defer { _ = close(fd) }
+        var info = stat()
+        _ = try retryingOnInterrupt { fstat(fd, &info) }.get("fstat", path: path)
+        let bytes = try readFile(fd, path: path, maximumSize: maximumSize)
+        var after = stat()
+        _ = try retryingOnInterrupt { fstat(fd, &after) }.get("fstat", path: path)
+        // Written to while read: report the later version, which the caller's check will then see changed.
+        return (bytes, FileVersion(after))
+    }
+
+    /// The version of the file at `path` now (following links), or nil when nothing is there.
+    /// - Throws: `SystemError` from `stat` naming `path`.
+    package static func version(atPath path: String) throws(SystemError) -> FileVersion? {
+        var info = stat()
+        switch retryingOnInterrupt({ stat(path, &info) }) {
+        case .success: return FileVersion(info)
+        case .failure(let errno) where errno == .noSuchFileOrDirectory: return nil
+        case .failure(let errno): throw SystemError(operation: "stat", path: path, errno: errno)
+        }
+    }
+
+    /// Replaces the file at `path` with `bytes`, unless it changed since `expected` was read (nil: unless something
+    /// appeared there): whole or nothing, as `writeFileAtomically`, keeping the old file's mode and owner.
+    ///
+    /// Writes a hidden temporary file in the same directory, sets the old file's mode (`newFileMode` for a new
+    /// file) with `fchmod` and its owner and group with `fchown` (left as they are when this process may not give
+    /// them away), flushes it with `fsync`, checks with `stat` that the path still holds the version read, renames
+    /// over it and flushes the directory. A full disk, a read-only folder or any failed step removes the temporary
+    /// file and leaves the old one as it was.
+    /// - Returns: false, with nothing written, when the file changed since it was read: read it again.
+    /// - Throws: `SystemError` naming `path` (or its directory).
+    package static func replaceFile(atPath path: String, with bytes: [UInt8], ifStill expected: FileVersion?,
+                                    newFileMode: UInt32 = 0o644) throws(SystemError) -> Bool {
+        let (directory, name) = split(path)
+        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let temporary = "\(directory)/.\(name).tmp-\(getpid())-\(suffix)"
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY
+        let mode = expected?.permissions ?? newFileMode
+        let fd = try retryingOnInterrupt { open(temporary, flags, mode) }.get("open", path: path)
+        do throws(SystemError) {
+            defer { _ = close(fd) }
+            _ = try retryingOnInterrupt { fchmod(fd, mode) }.get("fchmod", path: path)
+            if let expected, expected.userID != geteuid() || expected.groupID != getegid() {
+                switch retryingOnInterrupt({ fchown(fd, expected.userID, expected.groupID) }) {
+                case .success: break
+                case .failure(let errno) where errno == .notPermitted: break
+                case .failure(let errno): throw SystemError(operation: "fchown", path: path, errno: errno)
+                }
+                // fchown clears set-id bits; the mode is set again.
+                _ = try retryingOnInterrupt { fchmod(fd, mode) }.get("fchmod", path: path)
+            }
+            try write(bytes, to: fd, path: path)
+            _ = try retryingOnInterrupt { fsync(fd) }.get("fsync", path: path)
+            guard try version(atPath: path) == expected else {
+                _ = unlink(temporary)
+                return false
+            }
+            _ = try retryingOnInterrupt { Glibc.rename(temporary, path) }.get("rename", path: path)
+        } catch {
+            _ = unlink(temporary)
+            throw error
+        }
+        try syncDirectory(directory)
+        return true
+    }
+
+    /// Flushes a directory's entries with `fsync`.
+    static func syncDirectory(_ directory: String) throws(SystemError) {
+        let directoryFD = try retryingOnInterrupt { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            .get("open", path: directory)
+        defer { _ = close(directoryFD) }
+        _ = try retryingOnInterrupt { fsync(directoryFD) }.get("fsync", path: directory)
+    }
+}
+
+/// An exclusive `flock` on a directory, held until this object goes away: what serializes the edits of the files in
+/// one folder between threads and processes. A lock on the folder, not on the file, because an edit renames a new
+/// file over the old one (a lock on the old one would let the next writer in on a file no longer at the path) and
+/// may create the file.
+package final class DirectoryLock: Sendable {
+    private let fd: Int32
+
+    /// Opens `path` with `open(O_RDONLY | O_DIRECTORY | O_CLOEXEC)` and waits for `flock(LOCK_EX)`.
+    /// - Throws: `SystemError` naming `path`.
+    package init(path: String) throws(SystemError) {
+        let fd = try retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }.get("open", path: path)
+        switch retryingOnInterrupt({ flock(fd, LOCK_EX) }) {
+        case .success: break
+        case .failure(let errno):
+            _ = close(fd)
+            throw SystemError(operation: "flock", path: path, errno: errno)
+        }
+        self.fd = fd
+    }
+
+    deinit {
+        _ = close(fd)
+    }
+}
