@@ -115,6 +115,7 @@ enum ClientText {
         }
         if let release = string(result["release"]) { rows.append(("release", release)) }
         if let pull = result["pull"], pull.objectMembers != nil { rows += pullRows(pull) }
+        if let url = string(result["web"]?["url"]) { rows.append(("web", url)) }
         let errors = result["lastErrors"]?.arrayValue ?? []
         rows.append(("last errors", errors.isEmpty ? "none" : String(errors.count)))
         let width = rows.map(\.0.count).max() ?? 0

@@ -55,7 +55,7 @@ struct ServeCommand: Command {
         ],
         options: BundleOptions.options + [
             socket, socketMode, stateDirectory, allowedUserIDs, clientBuffer, logLevel, pullURL, pullInterval,
-        ] + PullSettings.limits + [pullTimeout],
+        ] + PullSettings.limits + [pullTimeout, webPort, webNewToken],
         exitCodes: [
             (ExitCode.success, "Stopped by SIGTERM or SIGINT."),
             (ExitCode.failure, "The daemon could not start (the reason is on standard error)."),
@@ -82,6 +82,11 @@ struct ServeCommand: Command {
         "pull-interval", .duration(plain: .seconds, in: ServiceOptions.Limits.pullInterval.closed), default: .seconds(30),
         help: "Time between pulls.")
     static let pullTimeout = PullSettings.timeout(named: "pull-timeout")
+    static let webPort: CommandOption<Int?> = .optional(
+        "web", .integer("port", in: 0 ... 65535),
+        help: "Serve the translator's page on 127.0.0.1:PORT (docs/WEB.md; 0: a free port, logged).")
+    static let webNewToken: CommandOption<Bool> = .flag(
+        "web-new-token", help: "Replace the page's saved token with a new one.")
 
     var configuration: ServerConfiguration
     var logLevel: Log.Level
@@ -101,6 +106,11 @@ struct ServeCommand: Command {
         configuration.socketMode = try arguments[Self.socketMode]
         configuration.allowedUserIDs.formUnion(try arguments[Self.allowedUserIDs])
         configuration.clientBufferBytes = try arguments[Self.clientBuffer]
+        if let port = try arguments[Self.webPort] {
+            configuration.web = WebOptions(port: UInt16(port), rotatesToken: try arguments[Self.webNewToken])
+        } else if try arguments[Self.webNewToken] {
+            throw UsageError("--web-new-token needs --web PORT")
+        }
         logLevel = try arguments[Self.logLevel]
     }
 

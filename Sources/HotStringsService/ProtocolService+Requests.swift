@@ -132,6 +132,7 @@ extension ProtocolService {
             ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
             ("release", .string(orNull: ReleaseStore(bundle: environment.root).currentID())),
             ("pull", environment.pullStatus?().json ?? .null),
+            ("web", environment.webURL.map { .object([("url", .string($0))]) } ?? .null),
         ]
     }
 }
