@@ -44,6 +44,10 @@ struct ServeCommand: Command {
             flight (nothing is installed) or lets an install that has begun finish. --keep-releases, the size \
             caps, --pull-timeout and --max-redirects are those of 'hotstrings pull' (--timeout there).
 
+            The page (--web PORT): a translator's page and a JSON API on 127.0.0.1:PORT only, behind a token \
+            saved in --state-dir (--web-new-token replaces it); the address with the token is logged at start \
+            and shown by 'status'. See docs/WEB.md.
+
             Signals: SIGTERM and SIGINT stop the daemon after clients have read what was queued for them \
             (up to a second); SIGHUP rescans the bundle. Under systemd it sends READY=1 once the first scan \
             is served and accepts a socket passed by socket activation (LISTEN_FDS). Logs go to standard \
