@@ -19,7 +19,7 @@ public enum StringsFileEditor {
         try EditError.checkText(value, naming: "value")
         if let comment { try EditError.checkText(comment, naming: "comment") }
         var file = try EditableStringsText(bytes)
-        if let span = file.spans.last(where: { $0.key == key }) {
+        if let span = file.spans.last(where: { $0.hasKey(key) }) {
             if let range = span.value {
                 let quote = file.text[range.lowerBound] == UInt8(ascii: "'") ? UInt8(ascii: "'") : UInt8(ascii: "\"")
                 file.text.replaceSubrange(range, with: quotedText(value, quote: quote))
@@ -43,7 +43,7 @@ public enum StringsFileEditor {
     /// - Throws: `EditError`: `.noSuchKey` if the key is absent, and as `setting` does.
     public static func removing(_ key: String, in bytes: [UInt8]) throws(EditError) -> [UInt8] {
         var file = try EditableStringsText(bytes)
-        let matches = file.spans.filter { $0.key == key }
+        let matches = file.spans.filter { $0.hasKey(key) }
         guard !matches.isEmpty else { throw .noSuchKey(key) }
         for span in matches.reversed() {
             file.text.removeSubrange(removalRange(of: span, in: file))
@@ -129,6 +129,12 @@ public enum StringsFileEditor {
         output.append(quote)
         return output
     }
+}
+
+extension StringsEntrySpan {
+    /// Whether this is the entry of `key`, compared as the table compares keys: by their exact characters (a
+    /// precomposed `é` and `e` with a combining accent are two keys, though Swift's `==` calls them equal).
+    func hasKey(_ other: String) -> Bool { key.utf8.elementsEqual(other.utf8) }
 }
 
 extension EditError {

@@ -34,6 +34,33 @@ public enum XMLPropertyList {
         }
         return try result.get()
     }
+
+    /// Parses `bytes` as `parse` does, and says where each dictionary member is: what an editor changes.
+    static func outline(_ bytes: [UInt8]) throws(ParseError) -> (PropertyListValue, [XMLMemberSpan]) {
+        let result: Result<(PropertyListValue, [XMLMemberSpan]), ParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var reader = XMLPropertyListReader(buffer)
+            reader.spans = []
+            do throws(ParseError) {
+                let value = try reader.readDocument()
+                return .success((value, reader.spans ?? []))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// Where one object of an XML property list is, as byte offsets into the input.
+struct XMLMemberSpan {
+    /// The dictionary keys from the top object down to this one (empty for the top object); `nil` inside arrays.
+    var path: [String]?
+    /// The `<key>` tag of this member; the value's own start for the top object.
+    var keyStart: Int
+    /// From the value's opening tag to just after its closing tag.
+    var value: Range<Int>
+    /// For a container, where its closing tag starts.
+    var closingTag: Int?
 }
 
 /// The reader's state: the input, the position and the stack of open containers.
@@ -49,6 +76,8 @@ struct XMLPropertyListReader {
         /// A dictionary's key waiting for its value, and where it was written.
         var key: String?
         var keyOffset = 0
+        /// Where the container's opening tag is.
+        var openOffset = 0
 
         var elementName: String { isDictionary ? "dict" : "array" }
     }
@@ -58,6 +87,8 @@ struct XMLPropertyListReader {
     private var stack: [Container] = []
     private var values: [PropertyListValue] = []
     private var keys: [String] = []
+    /// Where each object is, in the order they end, when an editor asked (`XMLPropertyList.outline`).
+    var spans: [XMLMemberSpan]?
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -155,6 +186,7 @@ struct XMLPropertyListReader {
         var tag = first
         while true {
             var finished: PropertyListValue?
+            var valueStart = tag.offset
             if tag.isClosing {
                 guard let top = stack.last else { throw error("unexpected \(tag)", at: tag.offset) }
                 guard tag.name == (top.isDictionary ? .dict : .array) else {
@@ -162,10 +194,12 @@ struct XMLPropertyListReader {
                 }
                 stack.removeLast()
                 finished = try close(top)
+                valueStart = top.openOffset
             } else {
                 finished = try readObject(tag)
             }
             if let value = finished {
+                if spans != nil { recordSpan(from: valueStart, closingTag: tag.isClosing ? tag.offset : nil) }
                 if stack.isEmpty { return value }
                 try add(value, at: tag.offset)
             }
@@ -185,7 +219,8 @@ struct XMLPropertyListReader {
             guard stack.count < XMLPropertyList.maximumDepth else {
                 throw error("nesting deeper than \(XMLPropertyList.maximumDepth) containers", at: tag.offset)
             }
-            stack.append(Container(isDictionary: tag.name == .dict, valueStart: values.count, keyStart: keys.count))
+            stack.append(Container(isDictionary: tag.name == .dict, valueStart: values.count, keyStart: keys.count,
+                                   openOffset: tag.offset))
             return nil
         case .key:
             guard let top = stack.last, top.isDictionary else { throw error("<key> outside a <dict>", at: tag.offset) }
@@ -213,6 +248,20 @@ struct XMLPropertyListReader {
             throw error("unknown element \(tag) (expected dict, array, key, string, integer, real, true, "
                 + "false, date or data)", at: tag.offset)
         }
+    }
+
+    /// Records where the object that just ended is (it started at `start`; the input is read up to its end).
+    private mutating func recordSpan(from start: Int, closingTag: Int?) {
+        var path: [String]? = []
+        for container in stack {
+            guard container.isDictionary, let key = container.key else {
+                path = nil
+                break
+            }
+            path?.append(key)
+        }
+        spans?.append(XMLMemberSpan(path: path, keyStart: stack.last?.keyOffset ?? start, value: start..<position,
+                                    closingTag: closingTag))
     }
 
     /// Adds a finished object to the innermost container.

@@ -5,59 +5,70 @@
 /// of digits by its value. This is that order for the characters keys are made of; it decides only where an
 /// editor inserts a member (the writer keeps the order it is given), so a catalog Xcode wrote never moves.
 enum XcodeKeyOrder {
-    /// Whether `a` comes before `b`.
+    /// Whether `a` comes before `b`: letters first compared without accents or case, then with accents, then
+    /// with case (lowercase first), as collation's levels do; and last by code point, so no two keys tie.
     static func precedes(_ a: String, _ b: String) -> Bool {
-        let (left, right) = (elements(a), elements(b))
-        for (x, y) in zip(left, right) where x != y { return x < y }
-        if left.count != right.count { return left.count < right.count }
-        // Equal but for case: Foundation's forced ordering breaks the tie; lowercase first, as collation does.
+        let (left, right) = (weights(a), weights(b))
+        if left.primary != right.primary { return left.primary.lexicographicallyPrecedes(right.primary) }
+        if left.secondary != right.secondary { return left.secondary.lexicographicallyPrecedes(right.secondary) }
         return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value > $1.value }
     }
 
-    /// Collation-like elements: (class, weight) with class 0 spaces, 1 punctuation and symbols, 2 digits (the
-    /// weight a run's value, as digit count then digits), 3 letters.
-    private static func elements(_ text: String) -> [Element] {
-        var result: [Element] = []
+    /// Primary weights (a class then a weight per element: 0 spaces, 1 punctuation and symbols, 2 a run of
+    /// digits as its digit count then its digits, 3 a letter without accent or case) and secondary weights (each
+    /// letter lowercased, accents kept).
+    private static func weights(_ text: String) -> (primary: [UInt32], secondary: [UInt32]) {
+        var primary: [UInt32] = []
+        var secondary: [UInt32] = []
         let scalars = Array(text.unicodeScalars)
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
-            if let digit = scalar.properties.numericType == .decimal ? scalar.properties.numericValue : nil {
-                var digits: [UInt32] = [UInt32(digit)]
+            if let digit = decimalValue(scalar) {
+                var digits: [UInt32] = [digit]
                 index += 1
-                while index < scalars.count, scalars[index].properties.numericType == .decimal,
-                      let next = scalars[index].properties.numericValue {
-                    digits.append(UInt32(next))
+                while index < scalars.count, let next = decimalValue(scalars[index]) {
+                    digits.append(next)
                     index += 1
                 }
                 while digits.count > 1, digits.first == 0 { digits.removeFirst() }
-                result.append(Element(kind: 2, weights: [UInt32(digits.count)] + digits))
+                primary += [2, UInt32(digits.count)] + digits
                 continue
             }
             index += 1
             if scalar.properties.isAlphabetic {
-                let lower = scalar.properties.lowercaseMapping.unicodeScalars.map(\.value)
-                result.append(Element(kind: 3, weights: lower))
+                for lower in scalar.properties.lowercaseMapping.unicodeScalars {
+                    primary += [3, baseLetters[lower] ?? lower.value]
+                    secondary.append(lower.value)
+                }
             } else if scalar.properties.isWhitespace {
-                result.append(Element(kind: 0, weights: [scalar.value]))
+                primary += [0, scalar.value]
             } else if scalar.isASCII, let rank = punctuationOrder.firstIndex(of: UInt8(scalar.value)) {
-                result.append(Element(kind: 1, weights: [UInt32(rank)]))
+                primary += [1, UInt32(rank)]
             } else {
-                result.append(Element(kind: 1, weights: [UInt32(punctuationOrder.count) + scalar.value]))
+                primary += [1, UInt32(punctuationOrder.count) + scalar.value]
             }
         }
-        return result
+        return (primary, secondary)
+    }
+
+    private static func decimalValue(_ scalar: Unicode.Scalar) -> UInt32? {
+        guard scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue else { return nil }
+        return UInt32(value)
     }
 
     /// ASCII punctuation and symbols in the root collation's order.
     private static let punctuationOrder: [UInt8] = Array("_-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$".utf8)
 
-    private struct Element: Equatable, Comparable {
-        var kind: UInt8
-        var weights: [UInt32]
-
-        static func < (lhs: Element, rhs: Element) -> Bool {
-            lhs.kind != rhs.kind ? lhs.kind < rhs.kind : lhs.weights.lexicographicallyPrecedes(rhs.weights)
+    /// Accented Latin letters and the letter they sort with (the standard library has no decomposition).
+    private static let baseLetters: [Unicode.Scalar: UInt32] = {
+        let groups = ["aàáâãäåāăą", "cçćĉċč", "dďđ", "eèéêëēĕėęě", "gĝğġģ", "hĥħ", "iìíîïĩīĭįı", "jĵ", "kķ",
+                      "lĺļľŀł", "nñńņňŉ", "oòóôõöøōŏő", "rŕŗř", "sśŝşšß", "tţťŧ", "uùúûüũūŭůűų", "wŵ", "yýÿŷ", "zźżž"]
+        var table: [Unicode.Scalar: UInt32] = [:]
+        for group in groups {
+            let scalars = Array(group.unicodeScalars)
+            for scalar in scalars.dropFirst() { table[scalar] = scalars[0].value }
         }
-    }
+        return table
+    }()
 }

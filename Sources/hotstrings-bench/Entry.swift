@@ -14,6 +14,7 @@ struct HotStringsBench {
         ClientSuite.self,
         PluralSuite.self,
         OTASuite.self,
+        EditSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.

@@ -19,6 +19,10 @@ struct RequestEncoderTests {
         .selectLanguage("fr"),
         .selectLanguage(nil),
         .status,
+        .set(Write(key: "k", value: "v \"q\"", language: "de")),
+        .set(Write(key: "n", value: "%d Dateien", language: "pt-BR", table: "T", form: "one", variable: "n",
+                   comment: "c", createLanguage: true, force: true)),
+        .remove(key: "k", language: "de", table: "Localizable"),
     ]
 
     @Test("every request survives encoding and decoding", arguments: requests)
@@ -43,6 +47,9 @@ struct RequestEncoderTests {
         (.subscribe(Subscription(since: StreamPosition(epoch: 5, seq: 6))),
          #"{"id":1,"op":"subscribe","snapshot":true,"since":{"epoch":5,"seq":6}}"#),
         (.selectLanguage(nil), #"{"id":1,"op":"select-language","language":null}"#),
+        (.set(Write(key: "k", value: "v", language: "de", force: true)),
+         #"{"id":1,"op":"set","key":"k","value":"v","language":"de","table":"Localizable","force":true}"#),
+        (.remove(key: "k", language: "de", table: "T"), #"{"id":1,"op":"remove","key":"k","language":"de","table":"T"}"#),
     ]
 
     @Test("requests are compact lines with id and op first", arguments: golden)
