@@ -7,6 +7,8 @@
 #include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <netinet/in.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -24,6 +26,44 @@ int hotstrings_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *g
 
 int hotstrings_accept(int fd) {
     return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int hotstrings_listen_loopback(uint16_t port, int backlog) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int one = 1;
+    struct sockaddr_in address = {0};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0
+        || bind(fd, (struct sockaddr *)&address, sizeof(address)) != 0 || listen(fd, backlog) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int hotstrings_local_port(int fd) {
+    struct sockaddr_in address;
+    socklen_t length = sizeof(address);
+    if (getsockname(fd, (struct sockaddr *)&address, &length) != 0) return -1;
+    return ntohs(address.sin_port);
+}
+
+int hotstrings_random_bytes(void *buffer, uint32_t length) {
+    uint32_t done = 0;
+    while (done < length) {
+        ssize_t count = getrandom((char *)buffer + done, length - done, 0);
+        if (count < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        done += (uint32_t)count;
+    }
+    return 0;
 }
 
 int hotstrings_eventfd(void) {

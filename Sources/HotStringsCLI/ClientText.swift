@@ -118,6 +118,7 @@ enum ClientText {
         if let missing = result["missing"], let keys = missing["missing"]?.int64Value {
             rows.append(("missing keys", "\(keys) missing, \(missing["fallback"]?.int64Value ?? 0) fallback"))
         }
+        if let url = string(result["web"]?["url"]) { rows.append(("web", url)) }
         let errors = result["lastErrors"]?.arrayValue ?? []
         rows.append(("last errors", errors.isEmpty ? "none" : String(errors.count)))
         let width = rows.map(\.0.count).max() ?? 0

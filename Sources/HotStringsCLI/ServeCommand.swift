@@ -44,6 +44,10 @@ struct ServeCommand: Command {
             flight (nothing is installed) or lets an install that has begun finish. --keep-releases, the size \
             caps, --pull-timeout and --max-redirects are those of 'hotstrings pull' (--timeout there).
 
+            The page (--web PORT): a translator's page and a JSON API on 127.0.0.1:PORT only, behind a token \
+            saved in --state-dir (--web-new-token replaces it); the address with the token is logged at start \
+            and shown by 'status'. See docs/WEB.md.
+
             Signals: SIGTERM and SIGINT stop the daemon after clients have read what was queued for them \
             (up to a second); SIGHUP rescans the bundle. Under systemd it sends READY=1 once the first scan \
             is served and accepts a socket passed by socket activation (LISTEN_FDS). Logs go to standard \
@@ -55,7 +59,7 @@ struct ServeCommand: Command {
         ],
         options: BundleOptions.options + [
             socket, socketMode, stateDirectory, allowedUserIDs, clientBuffer, logLevel, pullURL, pullInterval,
-        ] + PullSettings.limits + [pullTimeout],
+        ] + PullSettings.limits + [pullTimeout, webPort, webNewToken],
         exitCodes: [
             (ExitCode.success, "Stopped by SIGTERM or SIGINT."),
             (ExitCode.failure, "The daemon could not start (the reason is on standard error)."),
@@ -82,6 +86,11 @@ struct ServeCommand: Command {
         "pull-interval", .duration(plain: .seconds, in: ServiceOptions.Limits.pullInterval.closed), default: .seconds(30),
         help: "Time between pulls.")
     static let pullTimeout = PullSettings.timeout(named: "pull-timeout")
+    static let webPort: CommandOption<Int?> = .optional(
+        "web", .integer("port", in: 0 ... 65535),
+        help: "Serve the translator's page on 127.0.0.1:PORT (docs/WEB.md; 0: a free port, logged).")
+    static let webNewToken: CommandOption<Bool> = .flag(
+        "web-new-token", help: "Replace the page's saved token with a new one.")
 
     var configuration: ServerConfiguration
     var logLevel: Log.Level
@@ -101,6 +110,11 @@ struct ServeCommand: Command {
         configuration.socketMode = try arguments[Self.socketMode]
         configuration.allowedUserIDs.formUnion(try arguments[Self.allowedUserIDs])
         configuration.clientBufferBytes = try arguments[Self.clientBuffer]
+        if let port = try arguments[Self.webPort] {
+            configuration.web = WebOptions(port: UInt16(port), rotatesToken: try arguments[Self.webNewToken])
+        } else if try arguments[Self.webNewToken] {
+            throw UsageError("--web-new-token needs --web PORT")
+        }
         logLevel = try arguments[Self.logLevel]
     }
 

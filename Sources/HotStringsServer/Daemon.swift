@@ -33,6 +33,8 @@ package final class Daemon: Sendable {
         let host: ServiceHost<WireLines>
         let io: IOLoop
         let ioThread: NamedThread
+        /// The page's listener, closed with the socket.
+        let webListener: Int32?
     }
 
     private let configuration: ServerConfiguration
@@ -89,6 +91,7 @@ package final class Daemon: Sendable {
         running.ioThread.join()
         running.host.finish(waiting: true)
         running.socket.close()
+        if let listener = running.webListener { SocketIO.close(listener) }
         state.withLock { $0 = .stopped }
     }
 
@@ -105,19 +108,30 @@ package final class Daemon: Sendable {
         if let passing = host.passingPullProblem {
             Log.warning("pull: cannot prepare \(configuration.service.bundle) yet: \(passing)")
         }
-        let socket = try ListeningSocket.open(path: configuration.socketPath, mode: configuration.socketMode)
+        let web = try configuration.web.map { options throws(ServerStartError) in
+            try Self.openWeb(options, stateDirectory: configuration.service.stateDirectory, root: host.watcher.root)
+        }
+        let socket: ListeningSocket
+        do {
+            socket = try ListeningSocket.open(path: configuration.socketPath, mode: configuration.socketMode)
+        } catch {
+            if let web { SocketIO.close(web.listener) }
+            throw error
+        }
         let io: IOLoop
         do {
-            io = try IOLoop(listener: socket.fd, limits: configuration.limits,
+            io = try IOLoop(listener: socket.fd, limits: configuration.limits, web: web,
                             admits: Self.admission(configuration.allowedUserIDs),
                             toCore: { host.submit($0) })
         } catch {
             socket.close()
+            if let web { SocketIO.close(web.listener) }
             throw ServerStartError(description: "cannot set up the event loop: \(error)")
         }
+        if let web { Log.info("web: \(web.url)") }
         let where_ = socket.path ?? "the socket passed by systemd"
         let root = host.watcher.root
-        host.start(connectionCount: { io.connectionCount.load(ordering: .relaxed) }) { outputs in
+        host.start(connectionCount: { io.connectionCount.load(ordering: .relaxed) }, webURL: web?.url) { outputs in
             if outputs.contains(where: { if case .firstScanServed = $0 { true } else { false } }) {
                 Log.info("serving \(root) on \(where_)")
                 _ = SystemdNotify.notify("READY=1\n")
@@ -125,7 +139,26 @@ package final class Daemon: Sendable {
             io.submit(outputs)
         }
         let ioThread = NamedThread.run(name: "hotstrings-io") { io.run() }
-        return Running(socket: socket, host: host, io: io, ioThread: ioThread)
+        return Running(socket: socket, host: host, io: io, ioThread: ioThread, webListener: web?.listener)
+    }
+
+    /// The page's listener on 127.0.0.1 and its token (saved in the state directory, or new).
+    private static func openWeb(_ options: WebOptions, stateDirectory: String?, root: String)
+        throws(ServerStartError) -> WebServer {
+        do {
+            let token = try WebToken.load(stateDirectory: stateDirectory, root: root, rotating: options.rotatesToken)
+            let listener = try LoopbackSocket.listen(port: options.port)
+            let port: UInt16
+            do {
+                port = try LoopbackSocket.port(of: listener)
+            } catch {
+                SocketIO.close(listener)
+                throw error
+            }
+            return WebServer(listener: listener, access: WebAccess(token: token, port: port))
+        } catch {
+            throw ServerStartError(description: "cannot serve the page: \(error)")
+        }
     }
 
     /// Who may connect: this user, root, and the configured extra users.

@@ -166,6 +166,7 @@ extension IOLoop {
     // MARK: - Outputs of the core
 
     func apply(_ output: ServiceOutput<WireLines>, _ state: inout State) {
+        if let web, applyWeb(web, output, &state) { return }
         switch output {
         case .firstScanServed:
             break

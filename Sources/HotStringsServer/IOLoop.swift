@@ -46,22 +46,26 @@ final class IOLoop: Sendable {
     let limits: Limits
     let admits: @Sendable (PeerCredentials) -> Bool
     let toCore: @Sendable (ServiceInput) -> Void
+    /// The page's HTTP listener and rules (nil: no page).
+    let web: WebServer?
     private let commands = Mutex<[ServiceOutput<WireLines>]>([])
     private let stopping = Mutex<ContinuousClock.Instant?>(nil)
     /// How many clients are connected, for `status`.
     let connectionCount = Atomic<Int>(0)
 
     init(
-        listener: Int32, limits: Limits,
+        listener: Int32, limits: Limits, web: WebServer? = nil,
         admits: @escaping @Sendable (PeerCredentials) -> Bool,
         toCore: @escaping @Sendable (ServiceInput) -> Void
     ) throws(SystemError) {
         self.listener = listener
         self.limits = limits
+        self.web = web
         self.admits = admits
         self.toCore = toCore
         poller = try EventPoller()
         try poller.add(listener, interest: .readable)
+        if let web { try poller.add(web.listener, interest: .readable) }
     }
 
     /// Hands the core's outputs to the I/O thread; safe from any thread.
@@ -86,6 +90,7 @@ final class IOLoop: Sendable {
         // (and wake the poller) until it has drained its inputs, and a closed eventfd's number can be reused.
         defer {
             for fd in state.connections.keys { SocketIO.close(fd) }
+            for fd in state.web.connections.keys { SocketIO.close(fd) }
         }
         var isAccepting = true
         while true {
@@ -97,6 +102,8 @@ final class IOLoop: Sendable {
                 if isAccepting {
                     isAccepting = false
                     poller.remove(listener)
+                    if let web { poller.remove(web.listener) }
+                    for fd in state.web.connections.keys { closeWeb(fd, &state) }
                     for fd in state.connections.keys {
                         state.connections[fd]?.isClosing = true
                         state.markForFlush(fd)
@@ -105,7 +112,7 @@ final class IOLoop: Sendable {
                 }
                 if state.connections.isEmpty || ContinuousClock.now >= deadline { return }
             }
-            let wakeAt = [deadline, state.acceptPausedUntil].compactMap { $0 }.min()
+            let wakeAt = [deadline, state.acceptPausedUntil, nextWebDeadline(state)].compactMap { $0 }.min()
             let timeout: Duration? = wakeAt.map { max(.zero, $0 - .now) }
             let ready: [EventPoller.Ready]
             do {
@@ -121,6 +128,16 @@ final class IOLoop: Sendable {
                     if isAccepting { acceptAll(&state) }
                     continue
                 }
+                if let web {
+                    if event.fd == web.listener {
+                        if isAccepting { acceptWeb(web, &state) }
+                        continue
+                    }
+                    if state.web.connections[event.fd] != nil {
+                        webEvent(web, event, &state)
+                        continue
+                    }
+                }
                 guard let connection = state.connections[event.fd] else { continue }
                 if event.isHangUp, connection.isClosing || !connection.isReading {
                     // epoll reports a hang-up whatever the interest: a client not being read is closed now,
@@ -134,6 +151,7 @@ final class IOLoop: Sendable {
             readPass(&state)
             dispatchPass(&state)
             flushPass(&state)
+            if let web { expireWeb(web, &state) }
             // A flush that took a client back under its answer cap queued it for the core; nothing else may wake
             // the loop for it (its socket is read no more while its framer holds lines), so hand them on now.
             if !state.awaitingCore.isEmpty, state.coreInFlight < limits.coreBacklog {
@@ -183,6 +201,8 @@ final class IOLoop: Sendable {
         var needsFlush: [Int32] = []
         /// The buffer every read goes into (one, reused).
         var readBuffer: [UInt8]
+        /// The page's HTTP connections.
+        var web = WebState()
 
         init(limits: Limits) {
             self.limits = limits

@@ -14,6 +14,8 @@ package struct ServerConfiguration: Sendable {
     package var allowedUserIDs: Set<UInt32> = []
     /// Per-client buffer and request limits.
     var limits = IOLoop.Limits()
+    /// The page on 127.0.0.1 (`--web PORT`); nil: none.
+    package var web: WebOptions?
     /// How long shutdown waits for clients to read what is queued for them.
     package var shutdownGrace: Duration = .seconds(1)
 

@@ -138,6 +138,7 @@ extension ProtocolService {
             ("release", .string(orNull: ReleaseStore(bundle: environment.root).currentID())),
             ("pull", environment.pullStatus?().json ?? .null),
             ("missing", missingKeys.statusJSON),
+            ("web", environment.webURL.map { .object([("url", .string($0))]) } ?? .null),
         ]
     }
 }

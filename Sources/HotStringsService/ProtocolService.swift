@@ -29,6 +29,8 @@ package final class ProtocolService<Rendering: EventRendering> {
         package var onStoreEvent: (@Sendable (StoreEvent) -> Void)?
         /// Where the puller stands, for `status` (nil: the bundle is not pulled into by this process).
         package var pullStatus: (@Sendable () -> PullStatus)?
+        /// The page's address with its token, for `status` (nil: no page is served).
+        package var webURL: String?
         /// Writes `set` and `remove` into the bundle's files (nil: they are refused).
         package var bundleEditor: BundleEditor?
 

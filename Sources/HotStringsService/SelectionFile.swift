@@ -14,10 +14,8 @@ package struct SelectionFile: Sendable {
 
     /// A selection file for the bundle at `root` inside `directory`; touches nothing on disk.
     package init(directory: String, root: String) {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         self.directory = directory
-        name = "selected-language-" + String(hash, radix: 16)
+        name = StateFile(directory: directory, prefix: "selected-language-", root: root).name
     }
 
     /// Makes the state directory ready at start: creates it with its missing parents (mode 0700), and removes
@@ -71,5 +69,24 @@ package enum StateDirectory {
                 }
             }
         }
+    }
+}
+
+/// A file of one bundle's state in the state directory: `<prefix><hash of the root>` (FNV-1a, so the
+/// bundles a state directory serves do not share files).
+package struct StateFile: Sendable {
+    /// The state directory.
+    package let directory: String
+    /// The file's name inside `directory`.
+    package let name: String
+    /// The file's path.
+    package var path: String { directory + "/" + name }
+
+    /// The file named `prefix` and the hash of `root`, in `directory`; touches nothing on disk.
+    package init(directory: String, prefix: String, root: String) {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        self.directory = directory
+        name = prefix + String(hash, radix: 16)
     }
 }

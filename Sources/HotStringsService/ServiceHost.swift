@@ -129,9 +129,10 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
     ///
     /// - Parameters:
     ///   - connectionCount: how many clients the front has, for `status`.
+    ///   - webURL: the page's address with its token, for `status` (nil: no page).
     ///   - deliver: called on the core's thread with the outputs of each input, in order.
     /// - Precondition: the host is `configured` (a host starts once).
-    package func start(connectionCount: @escaping @Sendable () -> Int,
+    package func start(connectionCount: @escaping @Sendable () -> Int, webURL: String? = nil,
                        deliver: @escaping @Sendable ([Output]) -> Void) {
         let core = Core(executor: ThreadExecutor(name: "hotstrings-core"), drained: DispatchSemaphore(value: 0))
         let stream = lifecycle.withLock { state -> AsyncStream<ServiceInput> in
@@ -139,7 +140,8 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
             state = .running(core)
             return stream
         }
-        let environment = environment(connectionCount: connectionCount)
+        var environment = environment(connectionCount: connectionCount)
+        environment.webURL = webURL
         Task(executorPreference: core.executor) {
             let service = ProtocolService<Rendering>(store: self.store, environment: environment)
             for await input in stream {

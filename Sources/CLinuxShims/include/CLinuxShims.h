@@ -24,6 +24,16 @@ int hotstrings_pin_thread(uint64_t mask);
 /// /proc/self/task/<tid>/comm shows it). Returns 0 or -1 with errno (ERANGE when the name is too long).
 int hotstrings_set_thread_name(const char *name);
 
+/// socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC), SO_REUSEADDR, bind to 127.0.0.1:port (0: a port
+/// the kernel picks) and listen(backlog): the listening socket, or -1 with errno (the socket closed).
+int hotstrings_listen_loopback(uint16_t port, int backlog);
+
+/// getsockname's port of an AF_INET socket (host byte order), or -1 with errno.
+int hotstrings_local_port(int fd);
+
+/// getrandom(buffer, length, 0), repeated until `length` bytes are written: 0, or -1 with errno.
+int hotstrings_random_bytes(void *buffer, uint32_t length);
+
 /// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC).
 int hotstrings_eventfd(void);
 

@@ -1,0 +1,190 @@
+import Foundation
+import Glibc
+import Synchronization
+import HotStringsTestSupport
+import LinuxSystem
+import Testing
+
+/// The page's HTTP server over raw sockets against a real daemon: who may use it, its caps, the API and the
+/// event stream.
+@Suite(needsDaemon)
+struct WebServerTests {
+    @Test func requestsWithoutTheTokenTheRightHostOrTheRightOriginAreRefused() throws {
+        let sandbox = try Sandbox()
+        let web = try WebDaemon.start(sandbox)
+        let port = web.port
+        let setBody = #"{"key":"greeting","value":"x","language":"de"}"#
+        let cases: [(String, String, [(String, String)], String?)] = [
+            ("no token", "/api/tables", [], nil),
+            ("wrong bearer", "/api/tables", [("Authorization", "Bearer " + String(repeating: "0", count: 64))], nil),
+            ("wrong query token", "/?token=abc", [], nil),
+            ("rebound host", "/api/tables", [web.bearer, ("Host", "evil.example:\(port)")], nil),
+            ("other port", "/api/tables", [web.bearer, ("Host", "127.0.0.1:1")], nil),
+            ("escaped host", "/api/tables", [web.bearer, ("Host", "\u{E9}vil")], nil),
+        ]
+        for (name, target, headers, body) in cases {
+            let client = try web.client()
+            client.request("GET", target, port: port, headers: headers, body: body)
+            #expect(try client.response().status == 403, "\(name)")
+        }
+        let posts: [(String, [(String, String)])] = [
+            ("foreign origin", [web.bearer, ("Origin", "http://evil.example")]),
+            ("foreign origin by port", [web.bearer, ("Origin", "http://127.0.0.1:1")]),
+        ]
+        for (name, headers) in posts {
+            let client = try web.client()
+            client.request("POST", "/api/set", port: port, headers: headers, body: setBody)
+            #expect(try client.response().status == 403, "\(name)")
+        }
+        // The cookie alone, without an Origin, may not change anything; with the page's Origin it may.
+        let browser = try web.client()
+        browser.request("GET", "/?token=\(web.token)", port: port)
+        let redirect = try browser.response()
+        let cookie = try #require(redirect.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        browser.request("POST", "/api/set", port: port, headers: [("Cookie", cookie)], body: setBody)
+        #expect(try browser.response().status == 403)
+        #expect(try sandbox.read("de.lproj/Localizable.strings").contains("\"x\"") == false)
+        browser.request("POST", "/api/set", port: port, headers: [("Cookie", cookie), web.origin], body: setBody)
+        #expect(try browser.response().status == 200)
+        #expect(web.daemon.log.contains("refused GET /api/tables (403): Host \\xc3\\xa9vil"))
+        #expect(!web.daemon.log.contains("\u{E9}vil"))
+        #expect(try web.daemon.terminate() == 0)
+    }
+
+    @Test func headsAndBodiesOverTheirCapsAreRefusedAndClosed() throws {
+        let sandbox = try Sandbox()
+        let web = try WebDaemon.start(sandbox)
+        let header = try web.client()
+        header.send("GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nX-Big: "
+            + String(repeating: "a", count: 100_000) + "\r\n\r\n")
+        #expect(try header.response().status == 431)
+        #expect(header.isClosedByServer())
+
+        let body = try web.client()
+        body.send("POST /api/set HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nAuthorization: Bearer \(web.token)\r\n"
+            + "Content-Length: \(2 << 20)\r\n\r\n")
+        body.send([UInt8](repeating: UInt8(ascii: "a"), count: 2 << 20))
+        #expect(try body.response().status == 413)
+        #expect(body.isClosedByServer())
+
+        let chunked = try web.client()
+        chunked.send("POST /api/set HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\nAuthorization: Bearer \(web.token)\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+        #expect(try chunked.response().status == 411)
+        #expect(try web.daemon.terminate() == 0)
+    }
+
+    @Test func theTokenInTheQueryBecomesACookieAndABearerWorksAndTheTokenSurvivesARestart() throws {
+        let sandbox = try Sandbox()
+        let web = try WebDaemon.start(sandbox)
+        let browser = try web.client()
+        browser.request("GET", "/?token=\(web.token)&table=Localizable", port: web.port)
+        let redirect = try browser.response()
+        #expect(redirect.status == 303)
+        #expect(redirect.headers["location"] == "/?table=Localizable")
+        let cookie = try #require(redirect.headers["set-cookie"])
+        #expect(cookie.hasPrefix("hotstrings-\(web.port)=\(web.token);"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        browser.request("GET", "/", port: web.port, headers: [("Cookie", String(cookie.split(separator: ";")[0]))])
+        let page = try browser.response()
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.headers["x-content-type-options"] == "nosniff")
+        #expect(page.headers["content-security-policy"]?.hasPrefix("default-src 'self'") == true)
+        #expect(page.headers["access-control-allow-origin"] == nil)
+
+        let script = try web.client()
+        script.request("GET", "/api/tables", port: web.port, headers: [web.bearer])
+        let tables = try script.response()
+        #expect(tables.status == 200)
+        #expect(tables.headers["content-type"] == "application/json")
+        #expect(tables.text.contains(#""table":"Localizable""#))
+        // Keep-alive: a second request on the same connection.
+        script.request("GET", "/api/table?table=Localizable&language=de", port: web.port, headers: [web.bearer])
+        #expect(try script.response().text.contains(#""greeting":"Hallo!""#))
+
+        let status = try HotstringsProcess.run(["status", "--json", "--socket", sandbox.socket])
+        #expect(status.stdout.contains(#""web":{"url":"http://127.0.0.1:\#(web.port)/?token=\#(web.token)"}"#))
+        let tokenFiles = try FileSystem.listDirectory(atPath: sandbox.stateDirectory).filter {
+            $0.name.hasPrefix("web-token-")
+        }
+        #expect(tokenFiles.count == 1)
+        let mode = try FileSystem.ownership(atPath: sandbox.stateDirectory + "/" + tokenFiles[0].name,
+                                            followingSymlinks: false).permissions
+        #expect(mode & 0o777 == 0o600)
+        #expect(try web.daemon.terminate() == 0)
+
+        let again = try WebDaemon.start(sandbox)
+        #expect(again.token == web.token)
+        #expect(try again.daemon.terminate() == 0)
+        let rotated = try WebDaemon.start(sandbox, arguments: ["--web-new-token"])
+        #expect(rotated.token != web.token)
+        #expect(rotated.token.count == 64)
+        #expect(try rotated.daemon.terminate() == 0)
+    }
+
+    @Test func aSetThroughTheAPIWritesTheFileAndReachesSubscribersAndTheEventStreamOnce() throws {
+        let sandbox = try Sandbox()
+        let web = try WebDaemon.start(sandbox)
+        let subscriber = try LineClient(socket: sandbox.socket)
+        let subscribed = try subscriber.request(#"{"id":1,"op":"subscribe","snapshot":false}"#)
+        let seq = try #require(subscribed.int("seq"))
+        let events = try web.client()
+        events.request("GET", "/api/events", port: web.port, headers: [web.bearer])
+        let head = try events.read(until: ": subscribed\n\n")
+        #expect(head.contains("Content-Type: text/event-stream"))
+
+        let api = try web.client()
+        api.request("POST", "/api/set", port: web.port, headers: [web.bearer],
+                    body: #"{"key":"greeting","value":"Gr\u00fc\u00df \"dich\"","language":"de"}"#)
+        let answer = try api.response()
+        #expect(answer.status == 200)
+        #expect(answer.text.contains(#""file":"de.lproj/Localizable.strings""#))
+        #expect(try sandbox.read("de.lproj/Localizable.strings").contains(#""greeting" = "Grüß \"dich\"";"#))
+        let (reload, skipped) = try subscriber.nextEvent("reload")
+        #expect(skipped.isEmpty)
+        #expect(reload.int("seq") == seq + 1)
+        let stream = try events.read(until: #""seq":\#(seq + 1)"#)
+        #expect(stream.contains(#"data: {"event":"reload""#))
+        // Exactly one reload: the next one the subscriber sees is that of the next save.
+        try sandbox.save("\"extra\" = \"1\";\n", to: "fr.lproj/Extra.strings")
+        #expect(try subscriber.nextMessage().int("seq") == seq + 2)
+
+        api.request("POST", "/api/set", port: web.port, headers: [web.bearer],
+                    body: #"{"key":"k","value":"x","language":"xx"}"#)
+        let refused = try api.response()
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("unsupported_language"))
+        api.request("POST", "/api/remove", port: web.port, headers: [web.bearer],
+                    body: #"{"key":"greeting","language":"de"}"#)
+        #expect(try api.response().status == 200)
+        #expect(try !sandbox.read("de.lproj/Localizable.strings").contains("greeting"))
+        #expect(try web.daemon.terminate() == 0)
+    }
+
+    /// 300 idle connections and a client sending a byte a second do not keep the socket's clients or the
+    /// page's own requests from being answered.
+    @Test func idleAndSlowConnectionsDoNotStarveTheSocketOrThePage() throws {
+        let sandbox = try Sandbox()
+        let web = try WebDaemon.start(sandbox)
+        let idle = try (0..<300).map { _ in try web.client() }
+        let slow = try web.client()
+        let slowFD = slow.fd
+        let stop = Atomic<Bool>(false)
+        let slowThread = Thread {
+            for var byte in "GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8 {
+                if stop.load(ordering: .relaxed) || Glibc.send(slowFD, &byte, 1, Int32(MSG_NOSIGNAL)) != 1 { return }
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+        slowThread.start()
+        defer { stop.store(true, ordering: .relaxed) }
+        let get = try HotstringsProcess.run(["get", "greeting", "--language", "de", "--socket", sandbox.socket])
+        #expect(get.stdout == "Hallo!\n")
+        let api = try web.client()
+        api.request("GET", "/api/table?language=de", port: web.port, headers: [web.bearer])
+        #expect(try api.response().status == 200)
+        _ = idle
+        #expect(try web.daemon.terminate() == 0)
+    }
+}
