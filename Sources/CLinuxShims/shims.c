@@ -53,6 +53,10 @@ int hotstrings_local_port(int fd) {
     return ntohs(address.sin_port);
 }
 
+int hotstrings_rename_exchange(const char *from, const char *to) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 2 /* RENAME_EXCHANGE */);
+}
+
 int hotstrings_random_bytes(void *buffer, uint32_t length) {
     uint32_t done = 0;
     while (done < length) {

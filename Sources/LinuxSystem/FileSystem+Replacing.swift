@@ -1,3 +1,4 @@
+import CLinuxShims
 import Glibc
 
 extension FileSystem {
@@ -16,6 +17,12 @@ extension FileSystem {
         /// The owner and group, kept by the new file where this process may set them.
         package var userID: UInt32
         package var groupID: UInt32
+
+        /// Whether `other` is the same file with the same content: device, inode, size and modification time
+        /// (not the ctime, which a rename changes).
+        func isSameContent(as other: FileVersion) -> Bool {
+            device == other.device && inode == other.inode && size == other.size && modified == other.modified
+        }
 
         init(_ info: stat) {
             device = UInt64(info.st_dev)
@@ -66,9 +73,13 @@ extension FileSystem {
     ///
     /// Writes a hidden temporary file in the same directory, sets the old file's mode (`newFileMode` for a new
     /// file) with `fchmod` and its owner and group with `fchown` (left as they are when this process may not give
-    /// them away), flushes it with `fsync`, checks with `stat` that the path still holds the version read, renames
-    /// over it and flushes the directory. A full disk, a read-only folder or any failed step removes the temporary
-    /// file and leaves the old one as it was.
+    /// them away), flushes it with `fsync`, and swaps it with the file at the path in one `renameat2`
+    /// (`RENAME_EXCHANGE`). The file swapped out must be the version read; when another writer's save landed
+    /// between the read and the swap, the two are swapped back (so that save stays, and one that landed after the
+    /// swap is kept too) and nothing is written. Then the directory is flushed. Where the file system cannot swap
+    /// (or for a new file) the path is checked with `stat` and renamed over, which leaves a moment for a save to be
+    /// overwritten. A full disk, a read-only folder or any failed step removes the temporary file and leaves the
+    /// old one as it was.
     /// - Returns: false, with nothing written, when the file changed since it was read: read it again.
     /// - Throws: `SystemError` naming `path` (or its directory).
     package static func replaceFile(atPath path: String, with bytes: [UInt8], ifStill expected: FileVersion?,
@@ -93,17 +104,50 @@ extension FileSystem {
             }
             try write(bytes, to: fd, path: path)
             _ = try retryingOnInterrupt { fsync(fd) }.get("fsync", path: path)
-            guard try version(atPath: path) == expected else {
-                _ = unlink(temporary)
-                return false
+            if let expected, let swapped = try exchange(temporary, path, expecting: expected, written: fd) {
+                guard swapped else { return false }
+            } else {
+                guard try version(atPath: path) == expected else {
+                    _ = unlink(temporary)
+                    return false
+                }
+                _ = try retryingOnInterrupt { Glibc.rename(temporary, path) }.get("rename", path: path)
             }
-            _ = try retryingOnInterrupt { Glibc.rename(temporary, path) }.get("rename", path: path)
         } catch {
             _ = unlink(temporary)
             throw error
         }
         try syncDirectory(directory)
         return true
+    }
+
+    /// Swaps the new file at `temporary` (open as `written`) with the file at `path` and keeps the swap when the file
+    /// swapped out is the version `expected`; otherwise swaps back, and if a save landed at `path` after the first
+    /// swap, swaps once more so that the latest save is at `path`. The file left at `temporary` is removed.
+    /// - Returns: true when the new file is in place, false when it is not (`path` changed since it was read), nil
+    ///   when the file system cannot swap (nothing was done).
+    private static func exchange(_ temporary: String, _ path: String, expecting expected: FileVersion,
+                                 written fd: Int32) throws(SystemError) -> Bool? {
+        func swap() throws(SystemError) -> Bool {
+            switch retryingOnInterrupt({ hotstrings_rename_exchange(temporary, path) }) {
+            case .success: return true
+            case .failure(let errno) where errno == .invalidArgument || errno == .notImplemented: return false
+            case .failure(let errno): throw SystemError(operation: "renameat2", path: path, errno: errno)
+            }
+        }
+        guard try swap() else { return nil }
+        defer { _ = unlink(temporary) }
+        var ours = stat()
+        _ = try retryingOnInterrupt { fstat(fd, &ours) }.get("fstat", path: path)
+        // A rename changes the moved file's ctime, so the content's identity is what is compared.
+        guard let displaced = try version(atPath: temporary), !displaced.isSameContent(as: expected) else { return true }
+        // Another writer saved between the read and the swap: its file goes back to the path.
+        _ = try swap()
+        if let back = try version(atPath: temporary), !back.isSameContent(as: FileVersion(ours)) {
+            // And one more saved after the swap, over the new file: that one is the latest.
+            _ = try swap()
+        }
+        return false
     }
 
     /// Flushes a directory's entries with `fsync`.

@@ -34,6 +34,10 @@ int hotstrings_local_port(int fd);
 /// getrandom(buffer, length, 0), repeated until `length` bytes are written: 0, or -1 with errno.
 int hotstrings_random_bytes(void *buffer, uint32_t length);
 
+/// renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE): the two paths swap their files atomically. 0, or -1
+/// with errno (EINVAL where the file system cannot, ENOSYS on a kernel before 3.15).
+int hotstrings_rename_exchange(const char *from, const char *to);
+
 /// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC).
 int hotstrings_eventfd(void);
 
