@@ -139,6 +139,7 @@ struct ClientSuite: BenchmarkSuite {
         }
         let missPasses = MissingLookups.report(strings: strings, unrecorded: unrecorded, keys: keys, lookups: lookups,
                                                threadCounts: Array(Set([1, processors])).sorted())
+        let snapshotPasses = SnapshotLookups.report(strings: strings, keys: keys, lookups: lookups)
 
         // With --pin, this thread (it saves the files and waits for the hooks) keeps off the readers' processor.
         if readerProcessor != nil { try ThreadScheduling.pinCurrentThread(to: Array(0..<(processors - 1))) }
@@ -197,7 +198,7 @@ struct ClientSuite: BenchmarkSuite {
                                                    reloads: memoryReloads, firstRound: 2 * reloads + 1)
             memoryPasses = ReloadMemory.report(samples, largeKeys: fixture.largeKeys, readers: readers)
         }
-        return passes && scalingPasses && stallPasses && memoryPasses && missPasses ? 0 : 1
+        return passes && scalingPasses && stallPasses && memoryPasses && missPasses && snapshotPasses ? 0 : 1
     }
 }
 
