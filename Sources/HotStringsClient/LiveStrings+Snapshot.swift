@@ -11,8 +11,17 @@ extension LiveStrings {
     public struct Snapshot: Sendable {
         let mirror: MirrorSnapshot
         let formatter: StringsdictFormatter
-        /// The client's recorder: a snapshot's misses count as the client's own.
+        /// The client's recorder: a snapshot's misses count as the client's own (kept alive here for
+        /// `missRecording`, which lookups pass without a retain).
         let missRecorder: MissRecorder?
+        let missRecording: MissRecording?
+
+        init(mirror: MirrorSnapshot, formatter: StringsdictFormatter, missRecorder: MissRecorder?) {
+            self.mirror = mirror
+            self.formatter = formatter
+            self.missRecorder = missRecorder
+            missRecording = MissRecording(missRecorder)
+        }
 
         /// Which version of the client's mirror this is: it grows by one with each change the client applies
         /// (a reload, a language switch), so two snapshots with the same generation answer alike.
@@ -25,7 +34,7 @@ extension LiveStrings {
         /// The value of `key` in `table`, as `LiveStrings.localizedString(_:table:value:)` finds it.
         public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                     value: String? = nil) -> String {
-            mirror.value(forKey: key, table: table, recordingMissesIn: missRecorder)
+            mirror.value(forKey: key, table: table, recordingMissesIn: missRecording)
                 ?? MirrorSnapshot.notFound(key, value: value)
         }
 
@@ -34,7 +43,7 @@ extension LiveStrings {
         public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                     arguments: [any CVarArg], width: Int? = nil) -> String {
             mirror.formatted(key, table: table, arguments: arguments, width: width, formatter: formatter,
-                             recordingMissesIn: missRecorder)
+                             recordingMissesIn: missRecording)
         }
     }
 
@@ -70,7 +79,7 @@ extension MirrorSnapshot {
 
     /// The value of `key` in `table`, counted in `recorder` when it is missing or a fallback's.
     @inline(__always)
-    func value(forKey key: String, table: String, recordingMissesIn recorder: MissRecorder?) -> String? {
+    func value(forKey key: String, table: String, recordingMissesIn recorder: MissRecording?) -> String? {
         guard let recorder else { return value(forKey: key, table: table) }
         guard let (found, origin) = entry(forKey: key, table: table) else {
             recorder.record(key, table: table, origin: 0, in: self)
@@ -84,7 +93,7 @@ extension MirrorSnapshot {
     /// (or the key) formatted, else that text as it is (see `LiveStrings.localizedString(_:table:arguments:width:)`).
     /// A rule from another language than the best match's counts in `recorder` as a fallback, as a plain value does.
     func formatted(_ key: String, table: String, arguments: [any CVarArg], width: Int?,
-                   formatter: StringsdictFormatter, recordingMissesIn recorder: MissRecorder?) -> String {
+                   formatter: StringsdictFormatter, recordingMissesIn recorder: MissRecording?) -> String {
         let formatArguments = arguments.map(FormatArgument.init)
         if let rule = rule(forKey: key, table: table) {
             var formatter = formatter

@@ -39,6 +39,8 @@ public final class LiveStrings: Sendable {
     let formatter: StringsdictFormatter
     /// Records and reports the keys lookups miss (nil when `Configuration.reportsMissingKeys` is off).
     let missRecorder: MissRecorder?
+    /// `missRecorder` as lookups pass it, without a retain (this client keeps the recorder alive).
+    let missRecording: MissRecording?
 
     /// Starts a client of the daemon described by `configuration`; returns at once, without waiting for the
     /// connection (see `waitUntilSynchronized(timeout:)`).
@@ -67,6 +69,7 @@ public final class LiveStrings: Sendable {
                 }
             }
             : nil
+        missRecording = MissRecording(missRecorder)
         transport.start { event in core.handle(event) }
     }
 
@@ -94,7 +97,7 @@ public final class LiveStrings: Sendable {
     ///   nowhere, or only in a fallback language, is also counted for the daemon's `missing` list (`MissRecorder`).
     public func localizedString(_ key: String, table: String = LiveStrings.defaultTable,
                                 value: String? = nil) -> String {
-        core.read { $0.value(forKey: key, table: table, recordingMissesIn: missRecorder) }
+        core.read { $0.value(forKey: key, table: table, recordingMissesIn: missRecording) }
             ?? MirrorSnapshot.notFound(key, value: value)
     }
 
@@ -119,7 +122,7 @@ public final class LiveStrings: Sendable {
                                 arguments: [any CVarArg], width: Int? = nil) -> String {
         core.read {
             $0.formatted(key, table: table, arguments: arguments, width: width, formatter: formatter,
-                         recordingMissesIn: missRecorder)
+                         recordingMissesIn: missRecording)
         }
     }
 

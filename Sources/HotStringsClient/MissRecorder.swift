@@ -96,9 +96,12 @@ final class MissRecorder: Sendable {
     private func scheduleReport() {
         guard !isScheduled.load(ordering: .relaxed),
               !isScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Task.detached { [weak self, interval] in
+        // A strong reference: a weak one would give the recorder a side table, and then every lookup's retain of
+        // it takes the slow path through that shared table, which made two threads that miss no faster than one.
+        // The recorder outlives its client by at most `interval`; `stop()` makes that report send nothing.
+        Task.detached { [self, interval] in
             try? await Task.sleep(for: interval)
-            await self?.report()
+            await report()
         }
     }
 
@@ -221,5 +224,24 @@ final class ThreadMisses {
         let buffer = recorder.makeBuffer()
         buffers.insert((recorder.identifier, buffer), at: 0)
         return buffer
+    }
+}
+
+/// A client's recorder as lookups pass it: without a retain. Retaining the recorder on every lookup wrote its
+/// reference count from every thread that looks keys up, one shared cache line, and two threads were no faster
+/// than one; the owner (`LiveStrings`, a `Snapshot`) keeps the recorder alive for as long as it hands this out.
+struct MissRecording {
+    private let recorder: Unmanaged<MissRecorder>
+
+    /// `recorder` when there is one; its owner must keep it alive while this is in use.
+    init?(_ recorder: MissRecorder?) {
+        guard let recorder else { return nil }
+        self.recorder = Unmanaged.passUnretained(recorder)
+    }
+
+    /// See `MissRecorder.record(_:table:origin:in:)`.
+    @inline(__always)
+    func record(_ key: String, table: String, origin: UInt8, in snapshot: MirrorSnapshot) {
+        recorder._withUnsafeGuaranteedRef { $0.record(key, table: table, origin: origin, in: snapshot) }
     }
 }
