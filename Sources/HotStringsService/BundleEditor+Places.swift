@@ -41,16 +41,19 @@ extension BundleEditor {
             return Place(.stringsdict, folder: folder, name: table + ".stringsdict")
         }
         if let folder {
-            // By the key's exact characters, as the table and the editors find it (not Swift's canonical ==).
-            if strings(folder + "/" + table + ".strings")?[edit.key] != nil {
-                return Place(.strings, folder: folder, name: table + ".strings")
-            }
+            // A key with a rule is served as the rule, whatever `T.strings` holds for it (`TableContent`), so the
+            // `.stringsdict` is looked at first: a plain value written to `T.strings` would change nothing shown.
+            // Removing such a key removes the rule; a second removal takes the `.strings` value it then serves.
             if let rules = rules(folder + "/" + table + ".stringsdict"), rules[edit.key] != nil {
                 if case .removal = edit.change {
                     return Place(.stringsdict, folder: folder, name: table + ".stringsdict")
                 }
                 throw Failure(.invalidInput, "'\(DisplayText.escaped(edit.key))' is a plural entry of "
                               + "\(display(folder + "/" + table + ".stringsdict")); set one form with --form")
+            }
+            // By the key's exact characters, as the table and the editors find it (not Swift's canonical ==).
+            if strings(folder + "/" + table + ".strings")?[edit.key] != nil {
+                return Place(.strings, folder: folder, name: table + ".strings")
             }
         }
         let catalogs = catalogFiles().filter { BundleLayout.catalogTable(ofFile: lastComponent($0)) == table }

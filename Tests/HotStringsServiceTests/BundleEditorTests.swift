@@ -191,6 +191,35 @@ final class SmallDisk {
         #expect(throws: BundleEditor.Failure.self) { try bundle.editor().apply(edit) }
     }
 
+    /// A key in both `T.strings` and `T.stringsdict` is served as its rule: a plain value written to the
+    /// `.strings` would change nothing shown, so it is refused (nothing written) and names the `.stringsdict`;
+    /// a removal takes the rule first, then the plain value it uncovered.
+    @Test func aKeyInBothStringsAndStringsdictIsEditedWhereItIsServed() throws {
+        let stringsdict = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>count</key><dict>
+            <key>NSStringLocalizedFormatKey</key><string>%#@n@</string>
+            <key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+            <key>NSStringFormatValueTypeKey</key><string>d</string>
+            <key>one</key><string>%d Datei</string><key>other</key><string>%d Dateien</string></dict>
+            </dict></dict></plist>
+            """
+        var files = sampleFiles
+        files["de.lproj/Localizable.stringsdict"] = stringsdict
+        let bundle = try EditedBundle(files)
+        let before = try bundle.contents()
+        #expect {
+            try bundle.set("count", "%d Akten")
+        } throws: { error in
+            "\(error)".contains("plural entry of") && "\(error)".contains("de.lproj/Localizable.stringsdict")
+        }
+        #expect(try bundle.contents() == before)
+        let removal = BundleEditor.Edit(key: "count", language: "de", table: "Localizable", change: .removal)
+        #expect(try bundle.editor().apply(removal) == "de.lproj/Localizable.stringsdict")
+        #expect(try bundle.editor().apply(removal) == "de.lproj/Localizable.strings")
+        #expect(try StringsFile.parse(Array(bundle.read("de.lproj/Localizable.strings").utf8))["count"] == nil)
+    }
+
     /// An editor saves between the set's read and its write: the set reads the new file and edits it again.
     @Test func aFileSavedDuringTheEditIsReadAgainNotOverwritten() throws {
         let bundle = try EditedBundle(sampleFiles)
