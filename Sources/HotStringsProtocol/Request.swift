@@ -26,6 +26,8 @@ package enum Request: Sendable, Equatable {
     case missing(language: String?, table: String?)
     /// `states`: the translation states of a table's String Catalog entries that are not `translated`.
     case states(table: String)
+    /// `lint`: the checks `hotstrings lint` makes, over the whole bundle.
+    case lint
 
     /// The table used when a request names none.
     package static let defaultTable = "Localizable"
@@ -46,13 +48,14 @@ package enum Request: Sendable, Equatable {
         case .reportMissing: "report-missing"
         case .missing: "missing"
         case .states: "states"
+        case .lint: "lint"
         }
     }
 
     /// Every op of protocol version 1.
     package static let ops = [
         "hello", "languages", "get", "table", "subscribe", "unsubscribe", "select-language", "status", "set", "remove",
-        "report-missing", "missing", "states",
+        "report-missing", "missing", "states", "lint",
     ]
 }
 

@@ -51,6 +51,8 @@ package enum RequestEncoder {
             if let table { members.append(("table", .string(table))) }
         case .states(let table):
             members.append(("table", .string(table)))
+        case .lint:
+            break
         }
         var line = JSONValue.object(members).serialized()
         line.append(0x0A)

@@ -102,6 +102,8 @@ extension ProtocolService {
             return []
         case .missing(let language, let table):
             return missingKeys.answer(language: language, table: table)
+        case .lint:
+            return lint()
         case .states(let table):
             guard let editor = environment.bundleEditor else { return [("states", .object([]))] }
             return [("states", editor.catalogStates(table: table).json)]

@@ -33,6 +33,7 @@ struct RequestEncoderTests {
         .missing(language: nil, table: nil),
         .missing(language: "de-CH", table: "Localizable"),
         .states(table: "Settings"),
+        .lint,
     ]
 
     @Test("every request survives encoding and decoding", arguments: requests)

@@ -219,6 +219,30 @@ struct WebServerTests {
         #expect(try web.daemon.terminate() == 0)
     }
 
+    /// `/api/lint` (the socket's `lint`) finds what `hotstrings lint --json` finds in the bundle, paths relative to
+    /// the root: one implementation of the checks, the CLI only prints them.
+    @Test func lintAnswersWhatTheCommandFinds() throws {
+        let sandbox = try Sandbox(extraFiles: ["de.lproj/Broken.strings": "\"a\" = \"b\"\n"])
+        let web = try WebDaemon.start(sandbox)
+        let api = try web.client()
+        api.request("GET", "/api/lint", port: web.port, headers: [web.bearer])
+        let answer = try api.response()
+        #expect(answer.status == 200)
+        let served = try JSONValue(parsing: answer.body)
+        let command = try HotstringsProcess.run(["lint", "--json", sandbox.bundle])
+        let printed = try JSONValue(parsing: Array(command.stdout.utf8))
+        #expect(served["summary"] == printed["summary"])
+        let servedFiles = try #require(served["files"]?.arrayValue)
+        let printedFiles = try #require(printed["files"]?.arrayValue)
+        #expect(servedFiles.map { $0["path"]?.stringValue ?? "" }
+            == printedFiles.map { ($0["path"]?.stringValue ?? "").replacingOccurrences(of: sandbox.bundle + "/",
+                                                                                          with: "") })
+        #expect(servedFiles.map { $0["diagnostics"] } == printedFiles.map { $0["diagnostics"] })
+        #expect(answer.text.contains(#""path":"de.lproj/Broken.strings""#))
+        #expect((served["summary"]?["errors"]?.int64Value ?? 0) >= 1)
+        #expect(try web.daemon.terminate() == 0)
+    }
+
     /// 300 idle connections and a client sending a byte a second do not keep the socket's clients or the
     /// page's own requests from being answered.
     @Test func idleAndSlowConnectionsDoNotStarveTheSocketOrThePage() throws {

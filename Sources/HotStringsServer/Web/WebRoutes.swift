@@ -45,6 +45,7 @@ enum WebRoutes {
                                          languages: languages))
         case ("/api/missing", true):
             return request(.answer, .missing(language: head.parameter("language"), table: head.parameter("table")))
+        case ("/api/lint", true): return request(.answer, .lint)
         case ("/api/states", true):
             return request(.answer, .states(table: head.parameter("table") ?? "Localizable"))
         case ("/api/events", true): return .events
@@ -52,7 +53,7 @@ enum WebRoutes {
         case ("/api/remove", false) where head.method == "POST": return operation("remove", body)
         case ("/", _), ("/app.js", _), ("/app.css", _), ("/api/languages", _), ("/api/tables", _), ("/api/table", _),
              ("/api/status", _), ("/api/get", _), ("/api/missing", _), ("/api/events", _), ("/api/set", _),
-             ("/api/remove", _), ("/api/states", _):
+             ("/api/remove", _), ("/api/states", _), ("/api/lint", _):
             return .respond(.text(.methodNotAllowed, "method not allowed"))
         default:
             return .respond(.text(.notFound, "not found"))
