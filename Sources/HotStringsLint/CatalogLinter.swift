@@ -63,19 +63,25 @@ package struct CatalogLinter {
     /// The string units of each language by state (`new`, `needs_review`, `stale` only), languages sorted.
     package static func stateCounts(_ catalog: StringCatalog) -> [(String, [StringCatalog.StringUnit.State: Int])] {
         var counts: [String: [StringCatalog.StringUnit.State: Int]] = [:]
-        func count(_ localization: StringCatalog.Localization, _ language: String) {
-            if let state = localization.stringUnit?.state, state == .new || state == .needsReview || state == .stale {
-                counts[language, default: [:]][state, default: 0] += 1
-            }
-            for variant in localization.variations?.cases ?? [] { count(variant, language) }
-            for substitution in localization.substitutions.values {
-                for variant in substitution.variations?.cases ?? [] { count(variant, language) }
-            }
-        }
         for entry in catalog.entries {
-            for (language, localization) in entry.localizations { count(localization, language) }
+            for (language, localization) in entry.localizations {
+                for state in unitStates(localization) where state == .new || state == .needsReview || state == .stale {
+                    counts[language, default: [:]][state, default: 0] += 1
+                }
+            }
         }
         return counts.sorted { $0.key < $1.key }
+    }
+
+    /// The state of every string unit of a localization: its own, its variations' and its substitutions'.
+    package static func unitStates(_ localization: StringCatalog.Localization) -> [StringCatalog.StringUnit.State] {
+        var states: [StringCatalog.StringUnit.State] = []
+        if let state = localization.stringUnit?.state { states.append(state) }
+        for variant in localization.variations?.cases ?? [] { states += unitStates(variant) }
+        for substitution in localization.substitutions.values {
+            for variant in substitution.variations?.cases ?? [] { states += unitStates(variant) }
+        }
+        return states
     }
 
     /// Every plural group of a localization (its own plural variations, nested ones inside device cases, and

@@ -1,4 +1,5 @@
 import BundleWatcher
+import HotStringsLint
 import StringsFormat
 
 extension BundleEditor {
@@ -37,18 +38,7 @@ extension BundleEditor {
     private static let order: [StringCatalog.StringUnit.State] = [.new, .stale, .needsReview]
 
     private static func leastDone(_ localization: StringCatalog.Localization) -> StringCatalog.StringUnit.State? {
-        var states: [StringCatalog.StringUnit.State] = []
-        func collect(_ localization: StringCatalog.Localization) {
-            if let state = localization.stringUnit?.state, state != .translated { states.append(state) }
-            let variations = [localization.variations] + localization.substitutions.values.map(\.variations)
-            for case let variation? in variations {
-                switch variation {
-                case .plural(let cases): cases.values.forEach(collect)
-                case .device(let cases): cases.values.forEach(collect)
-                }
-            }
-        }
-        collect(localization)
+        let states = CatalogLinter.unitStates(localization).filter { $0 != .translated }
         return order.first(where: states.contains) ?? states.min { $0.rawValue < $1.rawValue }
     }
 }
