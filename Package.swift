@@ -28,7 +28,7 @@ let package = Package(
             name: "HotStringsService",
             dependencies: [
                 "HotStringsProtocol", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat", "LinuxSystem",
-                "HotStringsRelease",
+                "HotStringsRelease", "HotStringsLint",
             ],
             swiftSettings: strict
         ),
@@ -42,6 +42,8 @@ let package = Package(
         ),
         // The words the watcher and the store share: a table's identity, an update, a batch, a resync's reason.
         .target(name: "BundleChanges", dependencies: ["StringsFormat"], swiftSettings: strict),
+        // The checks `lint` makes, used by the CLI (which prints them) and the service (the page's `lint`).
+        .target(name: "HotStringsLint", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
         .target(name: "StringsStore", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsEmbedded",
@@ -64,7 +66,7 @@ let package = Package(
             name: "HotStringsCLI",
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsProtocol",
-                "HotStringsServer", "HotStringsClient", "HotStringsService", "HotStringsRelease",
+                "HotStringsServer", "HotStringsClient", "HotStringsService", "HotStringsRelease", "HotStringsLint",
             ],
             swiftSettings: strict
         ),
@@ -160,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HotStringsCLITests",
-            dependencies: ["HotStringsCLI", "StringsFormat", "HotStringsTestSupport"],
+            dependencies: ["HotStringsCLI", "HotStringsLint", "StringsFormat", "HotStringsTestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -46,6 +46,22 @@ int hotstrings_listen_loopback(uint16_t port, int backlog) {
     return fd;
 }
 
+int hotstrings_connect_loopback(uint16_t port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    struct sockaddr_in address = {0};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(port);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&address, sizeof(address)) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
 int hotstrings_local_port(int fd) {
     struct sockaddr_in address;
     socklen_t length = sizeof(address);

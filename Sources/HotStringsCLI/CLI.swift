@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsLint
 
 /// The `hotstrings` command line: finds the subcommand, parses its arguments, prints help and usage errors.
 package enum CLI {
@@ -24,7 +25,7 @@ package enum CLI {
         arguments: [String],
         stdout: inout Output,
         stderr: inout ErrorOutput,
-        readStandardInput: @escaping () throws -> [UInt8] = FileSystem.readStandardInput
+        readStandardInput: @escaping () throws -> [UInt8] = FileAccess.readStandardInput
     ) -> Int32 {
         var io = CommandIO(stdout: stdout, stderr: stderr, readStandardInput: readStandardInput)
         defer {

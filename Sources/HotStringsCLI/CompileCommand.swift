@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsLint
 import StringsFormat
 
 /// `hotstrings compile CATALOG OUTDIR`: a String Catalog as the `.lproj` files Xcode's build writes.
@@ -102,7 +103,7 @@ struct CompileCommand: Command {
     static func readCatalog(_ path: String) throws(CatalogError) -> StringCatalog {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.contents(ofFile: path)
+            bytes = try FileAccess.contents(ofFile: path)
         } catch {
             throw CatalogError(message: "\(path): error: \(error.reason)")
         }

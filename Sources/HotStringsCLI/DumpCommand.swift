@@ -1,3 +1,4 @@
+import HotStringsLint
 import StringsFormat
 
 /// `hotstrings dump FILE`: one `.strings` table as JSON, keys in source order; a `.stringsdict` as its whole
@@ -61,7 +62,7 @@ struct DumpCommand: Command {
         let name = path == "-" ? "<stdin>" : path
         let bytes: [UInt8]
         do {
-            bytes = path == "-" ? try io.readStandardInput() : try FileSystem.contents(ofFile: path)
+            bytes = path == "-" ? try io.readStandardInput() : try FileAccess.contents(ofFile: path)
         } catch {
             io.stderr.write("\(DisplayText.escaped(name)): error: \(FileSystemError.reason(for: error))\n")
             return ExitCode.failure

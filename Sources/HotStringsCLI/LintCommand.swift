@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsLint
 import StringsFormat
 
 /// `hotstrings lint PATH...`: syntax errors, duplicate keys, empty files and missing translations.
@@ -141,57 +142,6 @@ struct LintCommand: Command {
 
     /// The whole report as one pretty-printed JSON object with sorted keys.
     static func json(_ report: LintReport) -> String {
-        let document = LintJSON(
-            files: report.files.map { file in
-                LintJSON.File(
-                    path: file.path, encoding: file.table?.encoding.rawValue, keys: file.table?.count ?? 0,
-                    language: file.place?.language, table: file.place?.table,
-                    diagnostics: file.diagnostics.map { diagnostic in
-                        LintJSON.Diagnostic(
-                            severity: diagnostic.severity.rawValue, line: diagnostic.location?.line,
-                            column: diagnostic.location?.column, message: diagnostic.message, key: diagnostic.key)
-                    })
-            },
-            summary: LintJSON.Summary(
-                files: report.files.count, keys: report.keyCount, errors: report.errorCount,
-                warnings: report.warningCount))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do {
-            return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
-        } catch {
-            // Strings and integers always encode; a failure here is a bug in this file.
-            preconditionFailure("lint report did not encode: \(error)")
-        }
+        report.jsonText(pretty: true) + "\n"
     }
-}
-
-/// The shape of `lint --json`.
-struct LintJSON: Codable, Equatable {
-    struct File: Codable, Equatable {
-        var path: String
-        var encoding: String?
-        var keys: Int
-        var language: String?
-        var table: String?
-        var diagnostics: [Diagnostic]
-    }
-
-    struct Diagnostic: Codable, Equatable {
-        var severity: String
-        var line: Int?
-        var column: Int?
-        var message: String
-        var key: String?
-    }
-
-    struct Summary: Codable, Equatable {
-        var files: Int
-        var keys: Int
-        var errors: Int
-        var warnings: Int
-    }
-
-    var files: [File]
-    var summary: Summary
 }

@@ -24,6 +24,10 @@ package enum Request: Sendable, Equatable {
     case reportMissing(MissingReport)
     /// `missing`: the keys every client reported, optionally of one requested language or one table.
     case missing(language: String?, table: String?)
+    /// `states`: the translation states of a table's String Catalog entries that are not `translated`.
+    case states(table: String)
+    /// `lint`: the checks `hotstrings lint` makes, over the whole bundle.
+    case lint
 
     /// The table used when a request names none.
     package static let defaultTable = "Localizable"
@@ -43,13 +47,15 @@ package enum Request: Sendable, Equatable {
         case .remove: "remove"
         case .reportMissing: "report-missing"
         case .missing: "missing"
+        case .states: "states"
+        case .lint: "lint"
         }
     }
 
     /// Every op of protocol version 1.
     package static let ops = [
         "hello", "languages", "get", "table", "subscribe", "unsubscribe", "select-language", "status", "set", "remove",
-        "report-missing", "missing",
+        "report-missing", "missing", "states", "lint",
     ]
 }
 

@@ -93,6 +93,10 @@ package enum RequestDecoder {
             return .reportMissing(try fields.missingReport())
         case "missing":
             return .missing(language: try fields.optionalString("language"), table: try fields.optionalString("table"))
+        case "lint":
+            return .lint
+        case "states":
+            return .states(table: try fields.optionalString("table") ?? Request.defaultTable)
         default:
             throw .unknownOp(op)
         }

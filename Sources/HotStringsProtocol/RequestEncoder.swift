@@ -49,6 +49,10 @@ package enum RequestEncoder {
         case .missing(let language, let table):
             if let language { members.append(("language", .string(language))) }
             if let table { members.append(("table", .string(table))) }
+        case .states(let table):
+            members.append(("table", .string(table)))
+        case .lint:
+            break
         }
         var line = JSONValue.object(members).serialized()
         line.append(0x0A)

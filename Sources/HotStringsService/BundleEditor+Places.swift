@@ -34,6 +34,8 @@ extension BundleEditor {
         let folder = try servedFolder(of: language)
         let table = edit.table
         if case .form = edit.change {
+            let inFolder = folder.map { rules($0 + "/" + table + ".stringsdict")?[edit.key] != nil } ?? false
+            if !inFolder, let place = catalogPlace(of: edit, language: language) { return place }
             guard let folder, exists(folder + "/" + table + ".stringsdict") else {
                 throw Failure(.noSuchKey, "'\(DisplayText.escaped(edit.key))' has no plural forms in "
                               + "\(display((folder ?? language.identifier + ".lproj") + "/" + table + ".stringsdict"))")
@@ -194,12 +196,24 @@ extension BundleEditor {
         bytes(relative).flatMap { try? StringsdictFile.parse($0) }
     }
 
+    /// The catalog of `edit.table` that has a localization of `edit.key` in `language`, if one does.
+    private func catalogPlace(of edit: Edit, language: LanguageTag) -> Place? {
+        for path in catalogFiles() where BundleLayout.catalogTable(ofFile: lastComponent(path)) == edit.table {
+            guard let catalog = catalog(path),
+                  let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(edit.key.utf8) }),
+                  let spelled = entry.localizations.keys.first(where: { LanguageTag($0) == language })
+            else { continue }
+            return Place(.catalog, folder: parent(path), name: lastComponent(path), language: spelled)
+        }
+        return nil
+    }
+
     /// The catalog, nil when it is missing or does not parse.
     func catalog(_ relative: String) -> StringCatalog? {
         bytes(relative).flatMap { try? StringCatalog.parse($0) }
     }
 
-    private func lastComponent(_ path: String) -> String {
+    func lastComponent(_ path: String) -> String {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
 

@@ -211,9 +211,12 @@ package struct BundleEditor: Sendable {
             case (.catalog, .value(let value, let comment)):
                 result = try StringCatalogEditor.setting(edit.key, language: place.language, to: value,
                                                          comment: comment, in: bytes)
+            case (.catalog, .form(let form, let variable, let value)):
+                result = try StringCatalogEditor.setting(form: form, variable: variable, of: edit.key,
+                                                         language: place.language, to: value, in: bytes)
             case (.catalog, .removal):
                 result = try StringCatalogEditor.removing(edit.key, language: place.language, in: bytes)
-            case (.stringsdict, .value), (.strings, .form), (.catalog, .form):
+            case (.stringsdict, .value), (.strings, .form):
                 preconditionFailure("a place is chosen for its change")
             }
         } catch {

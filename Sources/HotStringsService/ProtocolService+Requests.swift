@@ -52,11 +52,14 @@ extension ProtocolService {
                 ("root", .string(environment.root)), ("developmentLanguage", .string(store.developmentLanguage)),
             ]
         case .languages:
+            let pseudo = store.pseudoLanguages
             let summaries = await store.languages().map { summary -> JSONValue in
-                .object([
+                var members: [(String, JSONValue)] = [
                     ("language", .string(summary.language)),
                     ("tables", .object(summary.tables.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
-                ])
+                ]
+                if pseudo.contains(summary.language) { members.append(("pseudo", .bool(true))) }
+                return .object(members)
             }
             return [
                 ("languages", .array(summaries)),
@@ -99,6 +102,11 @@ extension ProtocolService {
             return []
         case .missing(let language, let table):
             return missingKeys.answer(language: language, table: table)
+        case .lint:
+            return lint()
+        case .states(let table):
+            guard let editor = environment.bundleEditor else { return [("states", .object([]))] }
+            return [("states", editor.catalogStates(table: table).json)]
         }
     }
 

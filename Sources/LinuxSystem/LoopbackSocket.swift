@@ -11,6 +11,13 @@ package enum LoopbackSocket {
         try retryingOnInterrupt { hotstrings_listen_loopback(port, backlog) }.get("bind 127.0.0.1:\(port)")
     }
 
+    /// A blocking, close-on-exec connection to `127.0.0.1:port` (`socket`, `connect`, in
+    /// `hotstrings_connect_loopback`): the page's client in the benchmarks.
+    /// - Throws: `SystemError` from one of those calls (`.connectionRefused` when nothing listens).
+    package static func connect(port: UInt16) throws(SystemError) -> Int32 {
+        try retryingOnInterrupt { hotstrings_connect_loopback(port) }.get("connect 127.0.0.1:\(port)")
+    }
+
     /// The port `fd` is bound to (`getsockname`).
     /// - Throws: `SystemError` from `getsockname`.
     package static func port(of fd: Int32) throws(SystemError) -> UInt16 {

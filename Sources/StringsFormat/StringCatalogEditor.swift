@@ -43,6 +43,66 @@ public enum StringCatalogEditor {
         return xcodeLayout(catalog)
     }
 
+    /// Sets one plural form of `key`'s localization for `language`: `variations.plural[form]`, or, when `variable`
+    /// names one of its `substitutions`, that substitution's `variations.plural[form]`, as
+    /// `{stringUnit: {state: translated, value}}`. A missing form is added. This is the form a `.stringsdict`
+    /// rule compiled from the catalog shows (`variable` is then the rule's variable: a substitution's name, or
+    /// the one made for plain plural variations, which is not a substitution).
+    ///
+    /// - Throws: `EditError`: `.invalidValue` (NUL, empty key, unknown form), `.noSuchKey` when the key has no
+    ///   plural variations in `language` to set a form of, `.unreadable`, `.cannotEdit` for another shape.
+    public static func setting(
+        form: String, variable: String?, of key: String, language: String, to value: String, in bytes: [UInt8]
+    ) throws(EditError) -> [UInt8] {
+        try EditError.checkKey(key)
+        try EditError.checkText(value, naming: "value")
+        guard StringsdictEditor.pluralCategories.contains(form) else {
+            throw EditError(.invalidValue, "'\(DisplayText.escaped(form, limit: 20))' is not a plural category "
+                            + "(zero, one, two, few, many, other)")
+        }
+        var catalog = try read(bytes)
+        var strings = try catalog.member("strings", orEmpty: false)
+        let shown = DisplayText.escaped(key, limit: 60)
+        guard var entry = strings.member(key), var localizations = entry.member("localizations"),
+              var localization = localizations.member(language) else {
+            throw EditError(.noSuchKey, "no \(language) localization for the key '\(shown)'")
+        }
+        let unit: JSONValue = .object([("stringUnit", .object([("state", .string("translated")),
+                                                                 ("value", .string(value))]))])
+        func settingForm(in holder: JSONValue) throws(EditError) -> JSONValue? {
+            guard var variations = holder.member("variations"), var plural = variations.member("plural"),
+                  case .object = plural else { return nil }
+            var formUnit = plural.member(form) ?? unit
+            var stringUnit = formUnit.member("stringUnit") ?? .object([])
+            stringUnit.setMember("state", to: .string("translated"))
+            stringUnit.setMember("value", to: .string(value))
+            formUnit.setMember("stringUnit", to: stringUnit)
+            plural.setMember(form, to: formUnit)
+            variations.setMember("plural", to: plural)
+            var changed = holder
+            changed.setMember("variations", to: variations)
+            return changed
+        }
+        if let variable, var substitutions = localization.member("substitutions"),
+           let substitution = substitutions.member(variable) {
+            guard let changed = try settingForm(in: substitution) else {
+                throw EditError(.cannotEdit, "the substitution '\(DisplayText.escaped(variable, limit: 60))' of "
+                                + "'\(shown)' in \(language) has no plural variations")
+            }
+            substitutions.setMember(variable, to: changed)
+            localization.setMember("substitutions", to: substitutions)
+        } else if let changed = try settingForm(in: localization) {
+            localization = changed
+        } else {
+            throw EditError(.noSuchKey, "'\(shown)' has no plural variations in \(language)")
+        }
+        localizations.setMember(language, to: localization)
+        entry.setMember("localizations", to: localizations)
+        strings.setMember(key, to: entry)
+        catalog.setMember("strings", to: strings)
+        return xcodeLayout(catalog)
+    }
+
     /// The catalog without `key`'s localization for `language` (and without the key's `localizations` when none
     /// is left; the key stays, as Xcode keeps a key its source code uses).
     ///

@@ -9,6 +9,9 @@ import StringsFormat
 /// any table, so a lookup, a snapshot or `languages` costs what it costs for any language. A folder of the same
 /// name (`en-XA.lproj`) is not served while they are.
 extension StringsStore {
+    /// The pseudo-languages this store serves (none unless made with `pseudoLanguages`), as `languages` names them.
+    package nonisolated var pseudoLanguages: Set<String> { Set(pseudoLocalizers.map(\.language.identifier)) }
+
     /// The pseudo-language served as `language`, when this store serves it.
     func pseudoLocalizer(for language: LanguageTag) -> PseudoLocalizer? {
         guard !pseudoLocalizers.isEmpty, let localizer = PseudoLocalizer(language: language),

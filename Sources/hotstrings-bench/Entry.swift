@@ -16,6 +16,7 @@ struct HotStringsBench {
         PseudoSuite.self,
         OTASuite.self,
         EditSuite.self,
+        WebSuite.self,
         SignSuite.self,
     ] }
 

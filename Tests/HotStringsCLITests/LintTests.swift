@@ -3,6 +3,7 @@ import HotStringsTestSupport
 import StringsFormat
 import Testing
 @testable import HotStringsCLI
+@testable import HotStringsLint
 
 struct LintTests {
     @Test func parseErrorIsReportedWithLineAndColumnAndFails() throws {

@@ -32,6 +32,8 @@ struct RequestEncoderTests {
         .reportMissing(MissingReport(entries: [], dropped: 0)),
         .missing(language: nil, table: nil),
         .missing(language: "de-CH", table: "Localizable"),
+        .states(table: "Settings"),
+        .lint,
     ]
 
     @Test("every request survives encoding and decoding", arguments: requests)
@@ -60,6 +62,7 @@ struct RequestEncoderTests {
          #"{"id":1,"op":"set","key":"k","value":"v","language":"de","table":"Localizable","force":true}"#),
         (.remove(key: "k", language: "de", table: "T"), #"{"id":1,"op":"remove","key":"k","language":"de","table":"T"}"#),
         (.missing(language: "de", table: nil), #"{"id":1,"op":"missing","language":"de"}"#),
+        (.states(table: "Localizable"), #"{"id":1,"op":"states","table":"Localizable"}"#),
         (.reportMissing(MissingReport(entries: [
             MissingEntry(.init(kind: .fallback, table: "T", key: "k", language: "de-CH", servedBy: "en"),
                          count: 2, firstSeen: 951_782_400_000, lastSeen: 951_782_400_001),

@@ -70,6 +70,5 @@ struct WebAccessTests {
         #expect(WebAccess.matches(token, token))
         #expect(!WebAccess.matches(token + "a", token))
         #expect(!WebAccess.matches("", token))
-        #expect(WebAccess.loggable("a\u{1}\\é") == "a\\x01\\x5c\\xc3\\xa9")
     }
 }

@@ -41,4 +41,69 @@ struct WebPageTests {
         #expect(FileManager.default.fileExists(atPath: screenshot))
         #expect(try web.daemon.terminate() == 0)
     }
+
+    /// The filters for what apps reported: a key no table has, reported missing, gets a row of missing cells;
+    /// a key served through a fallback shows which language served it. The catalog state filters show the keys
+    /// in each state, and a saved value leaves `needs_review`.
+    @Test func theFiltersShowTheKeysAppsReportedAndCatalogStates() throws {
+        let sandbox = try Sandbox(extraFiles: ["Review.xcstrings": reviewCatalog])
+        let web = try WebDaemon.start(sandbox)
+        let app = try LineClient(socket: sandbox.socket)
+        let times = #""firstSeen":"2026-12-04T22:31:05.120Z","lastSeen":"2026-12-04T22:31:05.480Z""#
+        _ = try app.request(#"{"id":1,"op":"report-missing","entries":["#
+            + #"{"kind":"missing","table":"Localizable","key":"promo.banner","language":"de-CH","count":3,\#(times)},"#
+            + #"{"kind":"fallback","table":"Localizable","key":"files.header","language":"de","servedBy":"en","#
+            + #""count":1,\#(times)}]}"#)
+        try runPage("filters_test.py", web: web, in: sandbox)
+        #expect(try web.daemon.terminate() == 0)
+    }
+
+    /// Plural forms are edited as their forms: a `.stringsdict` entry's and a catalog's plural variations; each
+    /// saved form changes only its own bytes.
+    @Test func pluralFormsAreEditedAsTheirForms() throws {
+        let sandbox = try Sandbox()
+        let web = try WebDaemon.start(sandbox)
+        let stringsdict = try sandbox.read("de.lproj/Localizable.stringsdict")
+        let catalog = try sandbox.read("Settings.xcstrings")
+        try runPage("forms_test.py", web: web, in: sandbox)
+        #expect(try sandbox.read("de.lproj/Localizable.stringsdict")
+            == stringsdict.replacingOccurrences(of: "<string>%d Eintrag</string>", with: "<string>%d Posten</string>"))
+        #expect(try sandbox.read("Settings.xcstrings")
+            == xcodeLayout(catalog).replacingOccurrences(of: #""value" : "%lld Dateien ausgewählt""#,
+                                            with: #""value" : "%lld Dateien gewählt""#))
+        #expect(try web.daemon.terminate() == 0)
+    }
+
+    /// Pseudo-languages are marked as such, shown last, and read-only.
+    @Test func pseudoLanguagesAreMarkedAndReadOnly() throws {
+        let sandbox = try Sandbox()
+        let web = try WebDaemon.start(sandbox, arguments: ["--pseudo-languages"])
+        try runPage("pseudo_test.py", web: web, in: sandbox)
+        #expect(try web.daemon.terminate() == 0)
+    }
+
+    /// Runs a Selenium script of Tests/WebPage on the page; cancels the test when it exits 77 (no Chromium or
+    /// Selenium: the reason is its output).
+    private func runPage(_ script: String, web: WebDaemon, in sandbox: Sandbox, _ arguments: [String] = []) throws {
+        guard python3 != nil else { try Test.cancel("python3 is not installed") }
+        let run = try PythonRun(["http://127.0.0.1:\(web.port)/?token=\(web.token)"] + arguments,
+                                script: repositoryRoot.appendingPathComponent("Tests/WebPage/" + script), in: sandbox)
+        let status = run.finish(timeout: .seconds(180))
+        if status == 77 { try Test.cancel("\(run.output.trimmingCharacters(in: .whitespacesAndNewlines))") }
+        #expect(status == 0, "\(run.output)\(run.errors)")
+    }
 }
+
+/// `text` as the catalog editor writes it: Xcode's layout ends without a newline.
+func xcodeLayout(_ text: String) -> String {
+    text.hasSuffix("\n") ? String(text.dropLast()) : text
+}
+
+/// A catalog with one key in each translation state in German.
+let reviewCatalog = #"""
+    {"sourceLanguage":"en","version":"1.0","strings":{
+    "a.new":{"localizations":{"de":{"stringUnit":{"state":"new","value":"A"}}}},
+    "b.review":{"localizations":{"de":{"stringUnit":{"state":"needs_review","value":"B"}}}},
+    "c.stale":{"localizations":{"de":{"stringUnit":{"state":"stale","value":"C"}}}},
+    "d.done":{"localizations":{"de":{"stringUnit":{"state":"translated","value":"D"}}}}}}
+    """#

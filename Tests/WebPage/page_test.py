@@ -96,8 +96,8 @@ try:
 
     # A specifier mismatch is shown as you type and refused.
     search.clear()
-    search.send_keys("items.count")
-    target = wait("items.count in de", lambda: cell(driver, "items.count", "de"))
+    search.send_keys("profile.online")
+    target = wait("profile.online in de", lambda: cell(driver, "profile.online", "de"))
     before = target.text
     target.click()
     editor = wait("the editor", lambda: driver.find_element(By.CSS_SELECTOR, "[data-role=editor]"))
@@ -107,7 +107,7 @@ try:
     driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
     wait("the refusal", lambda: "not saved" in driver.find_element(By.CSS_SELECTOR, "[data-role=status]").text)
     editor.send_keys(Keys.ESCAPE)
-    if cell(driver, "items.count", "de").text != before:
+    if cell(driver, "profile.online", "de").text != before:
         failures.append("a refused value was kept")
 
     # An edit open on a value that changes meanwhile shows a conflict and is not saved.

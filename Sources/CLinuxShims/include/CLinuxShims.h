@@ -27,6 +27,8 @@ int hotstrings_set_thread_name(const char *name);
 /// socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC), SO_REUSEADDR, bind to 127.0.0.1:port (0: a port
 /// the kernel picks) and listen(backlog): the listening socket, or -1 with errno (the socket closed).
 int hotstrings_listen_loopback(uint16_t port, int backlog);
+/// A blocking, close-on-exec TCP connection to 127.0.0.1:port (for benchmarks and tools), or -1 with errno.
+int hotstrings_connect_loopback(uint16_t port);
 
 /// getsockname's port of an AF_INET socket (host byte order), or -1 with errno.
 int hotstrings_local_port(int fd);

@@ -1,6 +1,7 @@
 import HotStringsProtocol
 import HotStringsService
 import LinuxSystem
+import StringsFormat
 
 /// The page's HTTP connections, served by the daemon's I/O loop beside the Unix socket's clients.
 ///
@@ -162,8 +163,8 @@ extension IOLoop {
                        _ state: inout State) {
         switch web.access.check(head) {
         case .refused(let reason):
-            Log.warning("web: refused \(WebAccess.loggable(head.method)) \(WebAccess.loggable(head.path)) (403): "
-                + WebAccess.loggable(reason))
+            Log.warning("web: refused \(DisplayText.escaped(head.method, limit: 16)) "
+                + "\(DisplayText.escaped(head.path, limit: 200)) (403): \(DisplayText.escaped(reason, limit: 200))")
             finishWeb(web, fd, .text(.forbidden, "forbidden"), keepsAlive: head.keepsAlive, &state)
         case .redirect(let location, let cookie):
             var response = HTTPResponse.text(.seeOther, "see \(location)")

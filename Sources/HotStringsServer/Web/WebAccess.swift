@@ -95,18 +95,4 @@ struct WebAccess: Sendable {
         }
         return out
     }
-
-    /// A text from a request made safe for one log line: control characters and non-ASCII escaped, at most
-    /// 200 bytes.
-    static func loggable(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8.prefix(200) {
-            if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                out += "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16)
-            }
-        }
-        return text.utf8.count > 200 ? out + "…" : out
-    }
 }

@@ -25,6 +25,11 @@ enum WebPage {
         <label>Show <select data-role="filter">
         <option value="all">all keys</option>
         <option value="missing">missing in a shown language</option>
+        <option value="reported-missing">reported missing by apps</option>
+        <option value="reported-fallback">reported served by a fallback</option>
+        <option value="state-new">catalog state: new</option>
+        <option value="state-needs_review">catalog state: needs review</option>
+        <option value="state-stale">catalog state: stale</option>
         </select></label>
         </header>
         <p data-role="status" role="status" aria-live="polite"></p>
@@ -46,9 +51,14 @@ enum WebPage {
         td[data-language] { cursor: pointer; }
         td.missing { background: #fff3f3; }
         td.missing::after { content: "missing"; color: #b00; font-size: .8em; }
+        th[data-pseudo]::after { content: " (pseudo)"; font-weight: normal; color: #666; }
+        td[data-pseudo] { color: #555; background: #f8f8f8; cursor: default; }
+        td[data-state]::after { content: " " attr(data-state); color: #a60; font-size: .8em; }
         textarea[data-role=editor] { width: 100%; min-height: 4em; font: inherit; }
+        label.form { display: block; font-size: .85em; color: #555; }
         [data-role=problem] { color: #b00; }
         .conflict { color: #b00; font-weight: bold; }
+        [data-role=report] { display: block; font-weight: normal; color: #865; font-size: .8em; }
 
         """
 }

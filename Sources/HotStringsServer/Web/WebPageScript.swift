@@ -2,13 +2,15 @@
 /// shown (at most `LIMIT`, so a 20,000-key table stays responsive), edits in place, and follows the daemon's
 /// reloads over `/api/events`. The automation contract (docs/WEB.md) is in the `data-` attributes.
 enum WebPageScript {
-    static let text = #"""
+    static let text = prologue + forms + body
+
+    private static let prologue = #"""
         "use strict";
         (() => {
           const LIMIT = 200;
           const $ = (selector) => document.querySelector(selector);
           const state = { tables: [], table: null, development: "en", languages: [], shown: [],
-                          values: {}, editing: null };
+                          values: {}, rules: {}, reports: {}, states: {}, pseudo: [], editing: null };
           const status = (text, isError) => {
             const element = $("[data-role=status]");
             element.textContent = text;
@@ -24,9 +26,11 @@ enum WebPageScript {
           };
 
           // Format specifiers as lint compares them: %%, then %[n$][flags][width][.precision][length]conversion.
+          const specifierPattern = () =>
+            /%(?:%|(\d+\$)?[-+ #0']*(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|q|L|z|t|j)?([@dDiuUxXoOfFeEgGcCsSpaA]))/g;
           const specifiers = (text) => {
             const found = [];
-            const pattern = /%(?:%|(\d+\$)?[-+ #0']*(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|q|L|z|t|j)?([@dDiuUxXoOfFeEgGcCsSpaA]))/g;
+            const pattern = specifierPattern();
             let match;
             while ((match = pattern.exec(text)) !== null) {
               if (match[0] !== "%%") found.push((match[1] || "") + (match[4] || "") + match[5]);
@@ -43,10 +47,14 @@ enum WebPageScript {
               ": expected [" + want + "], found [" + have + "]";
           };
 
+        """#
+
+    private static let body = #"""
           async function loadTables() {
             const answer = await api("/api/tables");
             state.tables = answer.tables;
             state.development = answer.developmentLanguage || "en";
+            state.pseudo = answer.pseudoLanguages || [];
             const select = $("[data-role=table]");
             select.replaceChildren(...state.tables.map((t) => new Option(t.table, t.table)));
             const wanted = new URLSearchParams(location.search).get("table");
@@ -60,8 +68,9 @@ enum WebPageScript {
             state.table = name;
             const entry = state.tables.find((t) => t.table === name);
             state.languages = entry ? entry.languages.slice() : [];
-            state.languages.sort((a, b) => (a === state.development ? -1 : b === state.development ? 1 :
-                                            a.localeCompare(b)));
+            // The development language first, the pseudo-languages (made from it) last.
+            const rank = (l) => (l === state.development ? 0 : state.pseudo.includes(l) ? 2 : 1);
+            state.languages.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
             const picker = $("[data-role=languages]");
             picker.replaceChildren(...state.languages.map((l) => {
               const option = new Option(l, l, true, true);
@@ -69,7 +78,10 @@ enum WebPageScript {
             }));
             state.shown = state.languages.slice();
             state.values = {};
-            await Promise.all(state.languages.map(loadLanguage));
+            state.rules = {};
+            state.reports = {};
+            state.states = {};
+            await Promise.all(state.languages.map(loadLanguage).concat([loadReports(), loadStates()]));
             render();
             status("");
           }
@@ -78,11 +90,38 @@ enum WebPageScript {
             const query = "/api/table?table=" + encodeURIComponent(state.table) +
               "&language=" + encodeURIComponent(language);
             try {
-              state.values[language] = (await api(query)).entries;
+              const answer = await api(query);
+              state.values[language] = answer.entries;
+              state.rules[language] = answer.rules || {};
             } catch (error) {
               state.values[language] = {};
+              state.rules[language] = {};
             }
           }
+
+          // What the apps reported missing or served through a fallback (/api/missing), by key.
+          async function loadReports() {
+            try {
+              const answer = await api("/api/missing?table=" + encodeURIComponent(state.table));
+              const reports = {};
+              for (const entry of answer.entries) (reports[entry.key] = reports[entry.key] || []).push(entry);
+              state.reports = reports;
+            } catch (error) {
+              state.reports = {};
+            }
+          }
+          // The String Catalog states other than translated (/api/states), by key and language.
+          async function loadStates() {
+            try {
+              state.states = (await api("/api/states?table=" + encodeURIComponent(state.table))).states;
+            } catch (error) {
+              state.states = {};
+            }
+          }
+          const stateOf = (key, language) => (state.states[key] || {})[language];
+          const reportedAs = (key, kind) => (state.reports[key] || []).some((entry) => entry.kind === kind);
+          const reportText = (entry) => entry.kind + " in " + entry.language +
+            (entry.servedBy ? " (served by " + entry.servedBy + ")" : "") + ", " + entry.count + "\u00d7";
 
           function keys() {
             const all = new Set();
@@ -94,9 +133,16 @@ enum WebPageScript {
 
           function matching() {
             const search = $("[data-role=search]").value.toLowerCase();
-            const onlyMissing = $("[data-role=filter]").value === "missing";
-            return keys().filter((key) => {
+            const filter = $("[data-role=filter]").value;
+            const onlyMissing = filter === "missing";
+            const wantedState = filter.startsWith("state-") ? filter.slice("state-".length) : null;
+            // A key the apps asked for may be in no table yet: it gets a row of missing cells to fill in.
+            const reported = filter.startsWith("reported-") ? filter.slice("reported-".length) : null;
+            const candidates = reported === null ? keys() :
+              Object.keys(state.reports).filter((key) => reportedAs(key, reported)).sort();
+            return candidates.filter((key) => {
               if (onlyMissing && !state.shown.some((l) => (state.values[l] || {})[key] === undefined)) return false;
+              if (wantedState && !state.shown.some((l) => stateOf(key, l) === wantedState)) return false;
               if (!search) return true;
               if (key.toLowerCase().includes(search)) return true;
               return state.shown.some((l) => ((state.values[l] || {})[key] || "").toLowerCase().includes(search));
@@ -110,21 +156,15 @@ enum WebPageScript {
             head.append(keyHeader, ...state.shown.map((l) => {
               const th = document.createElement("th");
               th.textContent = l;
+              if (state.pseudo.includes(l)) {
+                th.dataset.pseudo = "true";
+                th.title = "pseudo-language made from " + state.development + ": read-only";
+              }
               return th;
             }));
             $("[data-role=head]").replaceChildren(head);
             const found = matching();
-            const rows = found.slice(0, LIMIT).map((key) => {
-              const row = document.createElement("tr");
-              row.dataset.key = key;
-              row.dataset.table = state.table;
-              const keyCell = document.createElement("th");
-              keyCell.scope = "row";
-              keyCell.textContent = key;
-              row.append(keyCell);
-              for (const language of state.shown) row.append(cell(key, language));
-              return row;
-            });
+            const rows = found.slice(0, LIMIT).map(rowFor);
             $("[data-role=rows]").replaceChildren(...rows);
             if (found.length > LIMIT) status("showing " + LIMIT + " of " + found.length + " keys: search to narrow");
           }
@@ -133,6 +173,8 @@ enum WebPageScript {
             const td = document.createElement("td");
             td.dataset.language = language;
             td.tabIndex = 0;
+            if (stateOf(key, language)) td.dataset.state = stateOf(key, language);
+            if (state.pseudo.includes(language)) td.dataset.pseudo = "true";
             const value = (state.values[language] || {})[key];
             if (value === undefined) {
               td.classList.add("missing");
@@ -152,7 +194,14 @@ enum WebPageScript {
 
           function openEditor(td, key, language) {
             if (state.editing && state.editing.td === td) return;
+            if (state.pseudo.includes(language)) {
+              status(language + " is a pseudo-language made from " + state.development + ": edit " +
+                     state.development + " instead");
+              return;
+            }
             closeEditor();
+            const forms = pluralForms(ruleOf(key, language));
+            if (forms.length > 0) return openFormsEditor(td, key, language, forms);
             const original = (state.values[language] || {})[key];
             const editor = document.createElement("textarea");
             editor.dataset.role = "editor";
@@ -187,7 +236,8 @@ enum WebPageScript {
             cancel.addEventListener("click", () => { closeEditor(); status("cancelled"); });
             td.replaceChildren(editor, problem, save, cancel);
             td.classList.remove("missing");
-            state.editing = { td, key, language, original, editor, conflict: null };
+            state.editing = { td, key, language, original, editor, conflict: null,
+                              current: () => (state.values[language] || {})[key] };
             check();
             editor.focus();
           }
@@ -203,6 +253,7 @@ enum WebPageScript {
           async function saveEditor() {
             const editing = state.editing;
             if (!editing) return;
+            if (editing.forms) return saveForms(editing);
             const value = editing.editor.value;
             if (editing.conflict !== null) {
               status("conflict: the value changed meanwhile to \u201c" + editing.conflict + "\u201d; yours is \u201c" +
@@ -240,10 +291,10 @@ enum WebPageScript {
             }
             if (touched.size === 0) return;
             const editing = state.editing;
-            await Promise.all(Array.from(touched).map(loadLanguage));
+            await Promise.all(Array.from(touched).map(loadLanguage).concat([loadStates()]));
             if (editing && state.editing === editing && touched.has(editing.language)) {
-              const now = (state.values[editing.language] || {})[editing.key];
-              if (now !== editing.original && now !== editing.editor.value) {
+              const now = editing.current();
+              if (!editing.saving && now !== editing.original && (editing.forms || now !== editing.editor.value)) {
                 editing.conflict = now === undefined ? "" : now;
                 status("conflict: the value changed meanwhile to \u201c" + editing.conflict + "\u201d; yours is \u201c" +
                        editing.editor.value + "\u201d", true);
@@ -265,6 +316,13 @@ enum WebPageScript {
             const keyCell = document.createElement("th");
             keyCell.scope = "row";
             keyCell.textContent = key;
+            for (const entry of state.reports[key] || []) {
+              const note = document.createElement("small");
+              note.dataset.role = "report";
+              note.dataset.kind = entry.kind;
+              note.textContent = reportText(entry);
+              keyCell.append(note);
+            }
             row.append(keyCell, ...state.shown.map((l) => cell(key, l)));
             return row;
           }
@@ -288,7 +346,11 @@ enum WebPageScript {
               render();
             });
             $("[data-role=search]").addEventListener("input", () => { closeEditor(); render(); });
-            $("[data-role=filter]").addEventListener("change", () => { closeEditor(); render(); });
+            $("[data-role=filter]").addEventListener("change", async (e) => {
+              closeEditor();
+              if (e.target.value.startsWith("reported-")) await loadReports();
+              render();
+            });
             loadTables().then(listen).catch((error) => status("cannot load: " + error.message, true));
           });
         })();

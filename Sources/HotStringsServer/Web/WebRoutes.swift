@@ -43,11 +43,17 @@ enum WebRoutes {
             let languages = head.query.filter { $0.name == "language" }.map(\.value)
             return request(.answer, .get(key: key, table: head.parameter("table") ?? "Localizable",
                                          languages: languages))
+        case ("/api/missing", true):
+            return request(.answer, .missing(language: head.parameter("language"), table: head.parameter("table")))
+        case ("/api/lint", true): return request(.answer, .lint)
+        case ("/api/states", true):
+            return request(.answer, .states(table: head.parameter("table") ?? "Localizable"))
         case ("/api/events", true): return .events
         case ("/api/set", false) where head.method == "POST": return operation("set", body)
         case ("/api/remove", false) where head.method == "POST": return operation("remove", body)
         case ("/", _), ("/app.js", _), ("/app.css", _), ("/api/languages", _), ("/api/tables", _), ("/api/table", _),
-             ("/api/status", _), ("/api/get", _), ("/api/events", _), ("/api/set", _), ("/api/remove", _):
+             ("/api/status", _), ("/api/get", _), ("/api/missing", _), ("/api/events", _), ("/api/set", _),
+             ("/api/remove", _), ("/api/states", _), ("/api/lint", _):
             return .respond(.text(.methodNotAllowed, "method not allowed"))
         default:
             return .respond(.text(.notFound, "not found"))
@@ -82,8 +88,10 @@ enum WebRoutes {
             return .json(.ok, line)
         case .tables:
             var languagesByTable: [String: [String]] = [:]
+            var pseudoLanguages: [String] = []
             for summary in answer["languages"]?.arrayValue ?? [] {
                 guard let language = summary["language"]?.stringValue else { continue }
+                if summary["pseudo"]?.boolValue == true { pseudoLanguages.append(language) }
                 for (table, _) in summary["tables"]?.objectMembers ?? [] {
                     languagesByTable[table, default: []].append(language)
                 }
@@ -94,6 +102,7 @@ enum WebRoutes {
             let body: JSONValue = .object([
                 ("ok", .bool(true)), ("tables", .array(tables)),
                 ("developmentLanguage", answer["developmentLanguage"] ?? .null),
+                ("pseudoLanguages", .strings(pseudoLanguages.sorted())),
             ])
             return .json(.ok, body.serialized())
         }

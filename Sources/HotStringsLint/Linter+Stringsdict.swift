@@ -5,7 +5,7 @@ import StringsFormat
 /// format specifiers: a `%d` translated as `%@` crashes apps).
 extension Linter {
     /// Parses a `.stringsdict` read from `path` and checks each entry.
-    func lintStringsdict(_ bytes: [UInt8], path: String) -> LintedFile {
+    package func lintStringsdict(_ bytes: [UInt8], path: String) -> LintedFile {
         var file = LintedFile(path: path, place: BundlePlace(path: path))
         let rules: StringsdictTable
         do throws(ParseError) {
@@ -34,7 +34,7 @@ extension Linter {
 
     /// What is wrong with one entry: errors that stop it from formatting, warnings about its categories in
     /// `language` (none when the language is unknown, as for `Base`).
-    static func problems(of entry: StringsdictEntry, language: String)
+    package static func problems(of entry: StringsdictEntry, language: String)
         -> [(Diagnostic.Severity, Diagnostic.Kind, String)]
     {
         var problems: [(Diagnostic.Severity, Diagnostic.Kind, String)] = []
@@ -81,7 +81,7 @@ extension Linter {
 
     /// Errors for translated entries whose format specifiers differ from the development language's entry of the
     /// same key (same root and table); `Base.lproj` and files that did not parse take no part.
-    func compareRules(_ files: inout [LintedFile]) {
+    package func compareRules(_ files: inout [LintedFile]) {
         var groups: [String: [Int]] = [:]
         for (index, file) in files.enumerated() {
             guard let place = file.place, !place.isBase, file.rules != nil else { continue }

@@ -3,13 +3,13 @@ import Foundation
 import StringsFormat
 
 /// One finding about one file.
-struct Diagnostic: Sendable, Equatable {
-    enum Severity: String, Sendable {
+package struct Diagnostic: Sendable, Equatable {
+    package enum Severity: String, Sendable {
         case error, warning
     }
 
     /// What the finding is about; the text output caps the long per-key kinds.
-    enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case unreadable, parseError, duplicateKey, emptyFile, missingKey, extraKey
         /// A plural category the language does not use, or one it uses that the entry lacks (a catalog's plural
         /// group, a `.stringsdict` entry).
@@ -30,38 +30,38 @@ struct Diagnostic: Sendable, Equatable {
         case languageClash
     }
 
-    var severity: Severity
-    var kind: Kind
-    var location: SourceLocation?
-    var message: String
+    package var severity: Severity
+    package var kind: Kind
+    package var location: SourceLocation?
+    package var message: String
     /// The key the finding is about, if any.
-    var key: String?
+    package var key: String?
 }
 
 extension Diagnostic {
     /// The error of a file that does not parse, at its place.
-    init(_ error: ParseError) {
+    package init(_ error: ParseError) {
         self.init(severity: .error, kind: .parseError, location: SourceLocation(line: error.line, column: error.column),
                   message: error.reason)
     }
 }
 
 /// Where a file sits in a localization bundle: `<root>/<language>.lproj/<table>.strings` (or `.stringsdict`).
-struct BundlePlace: Sendable, Hashable {
+package struct BundlePlace: Sendable, Hashable {
     /// The folder holding the `.lproj` folders, standardized so the same root given twice matches.
-    var root: String
+    package var root: String
     /// The `.lproj` folder's name (`en.lproj`).
-    var folder: String
+    package var folder: String
     /// The folder name without `.lproj` (`en`, `pt-BR`, `Base`).
-    var language: String
+    package var language: String
     /// The file name without `.strings` or `.stringsdict` (`Localizable`).
-    var table: String
+    package var table: String
     /// The file's extension with its dot: `.strings` or `.stringsdict`.
-    var fileExtension: String
+    package var fileExtension: String
 
     /// The place of `path`, or `nil` when its folder is not an `.lproj` folder or it is not a `.strings` or
     /// `.stringsdict` file.
-    init?(path: String) {
+    package init?(path: String) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let folderURL = url.deletingLastPathComponent()
         let fileName = url.lastPathComponent
@@ -80,10 +80,10 @@ struct BundlePlace: Sendable, Hashable {
     }
 
     /// Whether this is `Base.lproj`, which is a fallback and never compared.
-    var isBase: Bool { language.lowercased() == "base" }
+    package var isBase: Bool { language.lowercased() == "base" }
 
     /// Whether the folder's language is `tag`: case-insensitive, `_` and `-` alike, legacy names mapped.
-    func isLanguage(_ tag: String) -> Bool {
+    package func isLanguage(_ tag: String) -> Bool {
         BundlePlace.normalized(language) == BundlePlace.normalized(tag)
     }
 
@@ -99,30 +99,30 @@ struct BundlePlace: Sendable, Hashable {
 }
 
 /// The outcome of linting one file.
-struct LintedFile: Sendable {
+package struct LintedFile: Sendable {
     /// The path as found (relative paths stay relative).
-    var path: String
-    var place: BundlePlace?
+    package var path: String
+    package var place: BundlePlace?
     /// The parsed table; `nil` when the file could not be read or parsed, or is a `.stringsdict`.
-    var table: StringsTable?
+    package var table: StringsTable?
     /// The parsed String Catalog, for a `.xcstrings` file.
-    var catalog: StringCatalog?
+    package var catalog: StringCatalog?
     /// The parsed rules of a `.stringsdict`; `nil` when it could not be read or parsed, or is another kind.
-    var rules: StringsdictTable?
+    package var rules: StringsdictTable?
     /// Where each rule's `<key>` is in a `.stringsdict`.
-    var ruleLocations: [String: SourceLocation] = [:]
-    var diagnostics: [Diagnostic] = []
+    package var ruleLocations: [String: SourceLocation] = [:]
+    package var diagnostics: [Diagnostic] = []
 }
 
 /// Everything `lint` found, in path order.
-struct LintReport: Sendable {
-    var files: [LintedFile]
+package struct LintReport: Sendable {
+    package var files: [LintedFile]
 
-    var keyCount: Int {
+    package var keyCount: Int {
         files.reduce(0) { $0 + ($1.table?.count ?? $1.catalog?.entries.count ?? 0) + ($1.rules?.count ?? 0) }
     }
-    var errorCount: Int { count(.error) }
-    var warningCount: Int { count(.warning) }
+    package var errorCount: Int { count(.error) }
+    package var warningCount: Int { count(.warning) }
 
     private func count(_ severity: Diagnostic.Severity) -> Int {
         files.reduce(0) { $0 + $1.diagnostics.count { $0.severity == severity } }
@@ -131,23 +131,28 @@ struct LintReport: Sendable {
 
 /// Checks `.strings` and `.stringsdict` files one by one (syntax, duplicates, emptiness, plural forms) and across
 /// the languages of a bundle.
-struct Linter {
+package struct Linter {
     /// The language translations are compared against (`en`).
-    var developmentLanguage: String
+    package var developmentLanguage: String
+
+    /// A linter comparing translations against `developmentLanguage`.
+    package init(developmentLanguage: String) {
+        self.developmentLanguage = developmentLanguage
+    }
 
     /// Lints the files and folders at `paths` (folders recursively, `*.strings` and `*.stringsdict` only).
-    func lint(paths: [String]) -> LintReport {
+    package func lint(paths: [String]) -> LintReport {
         var files: [LintedFile] = []
         var seen: Set<String> = []
         func add(_ file: LintedFile) {
             if seen.insert(URL(fileURLWithPath: file.path).standardizedFileURL.path).inserted { files.append(file) }
         }
         for path in paths {
-            guard FileSystem.isDirectory(path) else {
+            guard FileAccess.isDirectory(path) else {
                 add(lintFile(at: path))
                 continue
             }
-            let (found, errors) = FileSystem.stringsFiles(under: path)
+            let (found, errors) = FileAccess.stringsFiles(under: path)
             for error in errors { add(unreadable(error)) }
             for file in found { add(lintFile(at: file)) }
         }
@@ -158,10 +163,10 @@ struct Linter {
     }
 
     /// Reads and parses one file, with its own diagnostics.
-    func lintFile(at path: String) -> LintedFile {
+    package func lintFile(at path: String) -> LintedFile {
         let bytes: [UInt8]
         do throws(FileSystemError) {
-            bytes = try FileSystem.contents(ofFile: path)
+            bytes = try FileAccess.contents(ofFile: path)
         } catch {
             return unreadable(error)
         }
@@ -169,7 +174,7 @@ struct Linter {
     }
 
     /// Parses bytes read from `path`.
-    func lint(_ bytes: [UInt8], path: String) -> LintedFile {
+    package func lint(_ bytes: [UInt8], path: String) -> LintedFile {
         if path.hasSuffix(".xcstrings") { return CatalogLinter.lint(bytes, path: path) }
         if path.lowercased().hasSuffix(".stringsdict") { return lintStringsdict(bytes, path: path) }
         var file = LintedFile(path: path, place: BundlePlace(path: path))
@@ -204,7 +209,7 @@ struct Linter {
     ///
     /// Files are grouped by bundle root and table; `Base.lproj` and files that did not parse take no
     /// part, and a root without the development language is not compared at all.
-    func compareLanguages(_ files: inout [LintedFile]) {
+    package func compareLanguages(_ files: inout [LintedFile]) {
         var groups: [BundleGroup: [(index: Int, place: BundlePlace)]] = [:]
         for (index, file) in files.enumerated() {
             guard let place = file.place, !place.isBase, file.table != nil else { continue }
@@ -251,7 +256,7 @@ struct Linter {
 
     /// Reports language folders of one bundle that are one language, by the rule the watcher serves by
     /// (`LanguageFolders`): an error on the first file of each folder that is not served, naming the one that is.
-    func reportLanguageClashes(_ files: inout [LintedFile]) {
+    package func reportLanguageClashes(_ files: inout [LintedFile]) {
         var folders: [String: [String: Int]] = [:]
         for (index, file) in files.enumerated() {
             guard let place = file.place else { continue }

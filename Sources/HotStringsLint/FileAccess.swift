@@ -1,19 +1,19 @@
 import Foundation
 
 /// A file or folder that could not be read, with the operating system's reason (`No such file or directory`).
-struct FileSystemError: Error, Sendable, Equatable {
+package struct FileSystemError: Error, Sendable, Equatable {
     /// The path as the user wrote it.
-    var path: String
+    package var path: String
     /// `strerror`'s text for the failure, or Foundation's description when there is no errno.
-    var reason: String
+    package var reason: String
 
-    init(path: String, underlying error: any Error) {
+    package init(path: String, underlying error: any Error) {
         self.path = path
         self.reason = FileSystemError.reason(for: error)
     }
 
     /// The errno text Foundation keeps under `NSUnderlyingErrorKey`, without its generic preamble.
-    static func reason(for error: any Error) -> String {
+    package static func reason(for error: any Error) -> String {
         if let error = error as? FileSystemError { return error.reason }
         let nsError = error as NSError
         if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? POSIXError,
@@ -28,9 +28,9 @@ struct FileSystemError: Error, Sendable, Equatable {
 }
 
 /// The little file access the CLI needs, through Foundation (the CLI may not import Glibc).
-enum FileSystem {
+package enum FileAccess {
     /// Reads a whole file; a folder or a missing file throws with the errno text.
-    static func contents(ofFile path: String) throws(FileSystemError) -> [UInt8] {
+    package static func contents(ofFile path: String) throws(FileSystemError) -> [UInt8] {
         do {
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
@@ -39,12 +39,12 @@ enum FileSystem {
     }
 
     /// Reads standard input to its end.
-    static func readStandardInput() throws -> [UInt8] {
+    package static func readStandardInput() throws -> [UInt8] {
         try FileHandle.standardInput.readToEnd().map { Array($0) } ?? []
     }
 
     /// Whether `path` is a folder (following symbolic links).
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
@@ -54,7 +54,7 @@ enum FileSystem {
     ///
     /// Hidden entries (names starting with `.`, like `.git` or an rsync temp file) are skipped; symbolic
     /// links to folders are followed once (a link cycle is not entered twice).
-    static func stringsFiles(under root: String) -> (files: [String], errors: [FileSystemError]) {
+    package static func stringsFiles(under root: String) -> (files: [String], errors: [FileSystemError]) {
         var files: [String] = []
         var errors: [FileSystemError] = []
         var visited: Set<String> = []

@@ -2,9 +2,9 @@ import StringsFormat
 
 /// Lints a String Catalog: its syntax, the plural categories of each language, and how many strings are
 /// `new`, `needs_review` or `stale`.
-struct CatalogLinter {
+package struct CatalogLinter {
     /// Parses the bytes of `path` and checks every language.
-    static func lint(_ bytes: [UInt8], path: String) -> LintedFile {
+    package static func lint(_ bytes: [UInt8], path: String) -> LintedFile {
         var file = LintedFile(path: path, place: nil)
         let catalog: StringCatalog
         do throws(ParseError) {
@@ -39,7 +39,7 @@ struct CatalogLinter {
     /// An error for `sourceLanguage` and for each language of a localization that is not a language tag
     /// (`LanguageTag`: letters, digits, `-` and `_`), at the first key that has it: `compile` makes a folder
     /// `<language>.lproj` of each, and the watcher would never serve them.
-    static func languageDiagnostics(_ catalog: StringCatalog) -> [Diagnostic] {
+    package static func languageDiagnostics(_ catalog: StringCatalog) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         if LanguageTag(catalog.sourceLanguage) == nil {
             diagnostics.append(Diagnostic(
@@ -61,26 +61,32 @@ struct CatalogLinter {
     }
 
     /// The string units of each language by state (`new`, `needs_review`, `stale` only), languages sorted.
-    static func stateCounts(_ catalog: StringCatalog) -> [(String, [StringCatalog.StringUnit.State: Int])] {
+    package static func stateCounts(_ catalog: StringCatalog) -> [(String, [StringCatalog.StringUnit.State: Int])] {
         var counts: [String: [StringCatalog.StringUnit.State: Int]] = [:]
-        func count(_ localization: StringCatalog.Localization, _ language: String) {
-            if let state = localization.stringUnit?.state, state == .new || state == .needsReview || state == .stale {
-                counts[language, default: [:]][state, default: 0] += 1
-            }
-            for variant in localization.variations?.cases ?? [] { count(variant, language) }
-            for substitution in localization.substitutions.values {
-                for variant in substitution.variations?.cases ?? [] { count(variant, language) }
-            }
-        }
         for entry in catalog.entries {
-            for (language, localization) in entry.localizations { count(localization, language) }
+            for (language, localization) in entry.localizations {
+                for state in unitStates(localization) where state == .new || state == .needsReview || state == .stale {
+                    counts[language, default: [:]][state, default: 0] += 1
+                }
+            }
         }
         return counts.sorted { $0.key < $1.key }
     }
 
+    /// The state of every string unit of a localization: its own, its variations' and its substitutions'.
+    package static func unitStates(_ localization: StringCatalog.Localization) -> [StringCatalog.StringUnit.State] {
+        var states: [StringCatalog.StringUnit.State] = []
+        if let state = localization.stringUnit?.state { states.append(state) }
+        for variant in localization.variations?.cases ?? [] { states += unitStates(variant) }
+        for substitution in localization.substitutions.values {
+            for variant in substitution.variations?.cases ?? [] { states += unitStates(variant) }
+        }
+        return states
+    }
+
     /// Every plural group of a localization (its own plural variations, nested ones inside device cases, and
     /// each substitution's), named for messages.
-    static func pluralGroups(_ localization: StringCatalog.Localization)
+    package static func pluralGroups(_ localization: StringCatalog.Localization)
         -> [(name: String, forms: [PluralCategory: StringCatalog.Localization])]
     {
         var groups: [(String, [PluralCategory: StringCatalog.Localization])] = []
@@ -104,7 +110,7 @@ struct CatalogLinter {
 
     /// A missing `other` is an error; categories `language` needs but lacks, and categories it never uses
     /// (but `zero`, which Apple applies to 0 in every language), are warnings.
-    static func pluralDiagnostics(_ present: some Collection<PluralCategory>, language: String, group: String,
+    package static func pluralDiagnostics(_ present: some Collection<PluralCategory>, language: String, group: String,
                                   entry: StringCatalog.Entry) -> [Diagnostic]
     {
         let key = DisplayText.escaped(entry.key)
@@ -133,7 +139,7 @@ struct CatalogLinter {
 
 extension StringCatalog.Variations {
     /// The cases, whatever they vary by.
-    var cases: [StringCatalog.Localization] {
+    package var cases: [StringCatalog.Localization] {
         switch self {
         case .plural(let cases): Array(cases.values)
         case .device(let cases): Array(cases.values)

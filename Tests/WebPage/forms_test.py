@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Plural forms in a real headless Chromium: a .stringsdict entry and a catalog's plural variations are edited as
+their forms, one labelled textarea each; a form whose specifiers differ is flagged and not saved.
+
+Usage: forms_test.py URL_WITH_TOKEN
+Exit 0 when every check passes, 77 when Chromium or Selenium is missing (the reason on stdout), 1 otherwise.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser  # noqa: E402
+from browser import By, cell, choose, rows, status, wait  # noqa: E402
+
+url = sys.argv[1]
+driver = browser.start()
+failures = []
+
+
+def editors():
+    return {e.get_attribute("data-variable") + "." + e.get_attribute("data-form"): e
+            for e in driver.find_elements(By.CSS_SELECTOR, "[data-role=editor]")}
+
+
+def set_form(name, value):
+    editor = editors()[name]
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));",
+                          editor, value)
+
+
+try:
+    driver.get(url)
+    wait(driver, "the rows", lambda: "items.count" in rows(driver))
+    search = driver.find_element(By.CSS_SELECTOR, "[data-role=search]")
+    search.send_keys("items.count")
+    wait(driver, "items.count alone", lambda: rows(driver) == ["items.count"])
+
+    # A .stringsdict entry opens as its forms.
+    cell(driver, "items.count", "de").click()
+    wait(driver, "the forms", lambda: sorted(editors()) == ["items.one", "items.other"])
+    if editors()["items.one"].get_attribute("value") != "%d Eintrag":
+        failures.append(f"the one form reads {editors()['items.one'].get_attribute('value')!r}")
+
+    # A form with another specifier is flagged and refused.
+    set_form("items.other", "%@ Einträge")
+    wait(driver, "the problem", lambda: driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
+    wait(driver, "the refusal", lambda: "not saved" in status(driver))
+
+    # A good form is saved (one set naming the form and variable).
+    set_form("items.other", "%d Einträge")
+    set_form("items.one", "%d Posten")
+    wait(driver, "no problem", lambda: not driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
+    wait(driver, "saved", lambda: "saved items.count" in status(driver))
+
+    # A catalog's plural variations open as their forms too, and save into the catalog.
+    search.clear()
+    choose(driver, "table", "Settings")
+    search.send_keys("files selected")
+    wait(driver, "the catalog key", lambda: rows(driver) == ["%lld files selected"])
+    cell(driver, "%lld files selected", "de").click()
+    wait(driver, "the catalog's forms", lambda: {k.split(".")[-1] for k in editors()} == {"one", "other"})
+    other = next(name for name in editors() if name.endswith(".other"))
+    set_form(other, "%lld Dateien gewählt")
+    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
+    wait(driver, "saved the catalog form", lambda: "saved %lld files selected" in status(driver))
+    wait(driver, "the new plain text", lambda: cell(driver, "%lld files selected", "de").text == "%lld Dateien gewählt")
+finally:
+    driver.quit()
+
+for failure in failures:
+    print("FAIL:", failure)
+sys.exit(1 if failures else 0)
