@@ -160,6 +160,8 @@ struct EmbeddedPullTests {
              .invalidOption),
             (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", timeout: .zero),
              "timeout takes seconds, more than 0", .invalidOption),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", trustedKeys: [MinisignSecretKey.generate()
+                .publicKey.fileText, "not a key"]), "trustedKeys[1] is not a minisign public key", .invalidOption),
         ]
         for (bundle, source, message, code) in cases {
             #expect {
