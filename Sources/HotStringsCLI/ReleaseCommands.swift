@@ -19,7 +19,10 @@ struct PullCommand: Command {
             BUNDLE/..data link makes it current (BUNDLE/<language>.lproj -> ..data/<language>.lproj, and the \
             same for root <table>.xcstrings catalogs), so a \
             daemon serving BUNDLE reloads once. On any failure nothing is installed and the reason is printed. \
-            BUNDLE must be empty (or missing) the first time. To keep pulling, run the daemon with \
+            BUNDLE must be empty (or missing) the first time. With --trusted-key, URL/manifest.json.minisig \
+            must be a minisign signature of the manifest by one of the keys, and the manifest unexpired (5 \
+            minutes of clock skew allowed) with a sequence no lower than the highest installed \
+            (BUNDLE/..sequence.json); otherwise nothing is installed. To keep pulling, run the daemon with \
             'hotstrings serve BUNDLE --pull URL' (docs/DEPLOY.md), or this command from a timer.
             """,
         arguments: [
@@ -71,8 +74,9 @@ struct RollbackCommand: Command {
         discussion: """
             Swaps BUNDLE/..data back to the newest kept release installed before the current one; running it \
             again goes further back. A daemon that keeps pulling (serve --pull), or a timer running pull, makes \
-            the origin's release current again at its next pull: to roll a fleet back, roll the origin back \
-            (copy OUTDIR/releases/<release>.json over OUTDIR/manifest.json), see docs/DEPLOY.md.
+            the origin's release current again at its next pull: to roll every machine back, publish the old \
+            release again ('hotstrings publish --from-release <release> OUTDIR'), see docs/DEPLOY.md. The \
+            highest sequence installed with --trusted-key is not lowered.
             """,
         arguments: [ArgumentSpec(name: "bundle", help: "A bundle releases were installed into by pull.")],
         exitCodes: [
