@@ -93,12 +93,22 @@ import Testing
         }
         #expect(try daemon.release() == first.release)
         #expect(subscriber.reloads == 0, "\(subscriber.stdout.text)")
-        // Fixed (signed by the trusted key, expiring within a day): installed, one reload, and a warning.
-        try ReleaseSigning.signManifest(at: fixture.output + "/manifest.json", with: key)
-        _ = second
+        // Mid-upload: the next manifest is up, the trusted key's signature still the one of the manifest before;
+        // a passing failure, no reload.
+        let secondBytes = try FileSystem.readFile(atPath: fixture.output + "/manifest.json", maximumSize: 1 << 20)
         var soon = try fixture.servedManifest
         soon.expires = ReleaseTime.string(Date().addingTimeInterval(3600))
-        try fixture.serveSigned(soon, with: key)
+        try fixture.serveManifest(soon.json)
+        let stale = key.signature(of: secondBytes, trustedComment: "timestamp:0\tfile:manifest.json\thashed")
+        try FileSystem.writeFile(Array(stale.fileText.utf8), toPath: fixture.output + "/manifest.json.minisig")
+        try waitUntil("the pull of a manifest and signature mid-upload", timeout: .seconds(20)) {
+            "\(try daemon.pullStatus()["error"] ?? "")".contains("does not match the file")
+        }
+        #expect(try daemon.release() == first.release)
+        #expect(subscriber.reloads == 0, "\(subscriber.stdout.text)")
+        // The upload done (signed by the trusted key, expiring within a day): installed, one reload, a warning.
+        _ = second
+        try ReleaseSigning.signManifest(at: fixture.output + "/manifest.json", with: key)
         try daemon.waitForRelease(soon.release)
         try waitUntil("the release's reload", timeout: .seconds(10)) { subscriber.reloads == 1 }
         let warned = try HotstringsProcess.run(["status", "--socket", daemon.socket])
