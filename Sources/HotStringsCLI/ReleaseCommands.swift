@@ -58,6 +58,7 @@ struct PullCommand: Command {
             case .installed(let previous):
                 io.stdout.write("installed \(outcome.release) (was \(previous ?? "none"); \(traffic))\n")
             }
+            if let warning = outcome.expiryWarning { io.printWarning(warning) }
             return ExitCode.success
         } catch {
             io.printError("nothing installed: \(error)")

@@ -56,6 +56,15 @@ package struct PullOutcome: Sendable, Equatable {
     package var requests: Int
     /// Body bytes received (from the network; not those taken from installed releases).
     package var bytesFetched: Int
+    /// When the release current after the pull expires (its manifest's `expires`), if it does.
+    package var expires: String?
+
+    /// A warning when the release current after the pull expires within a day (or has expired), else nil.
+    package var expiryWarning: String? {
+        guard let expires, let date = ReleaseTime.date(expires), date.timeIntervalSinceNow < 86_400 else { return nil }
+        return "\(release) \(date.timeIntervalSinceNow < 0 ? "expired" : "expires") at \(expires): publish again "
+            + "with --sign to extend it"
+    }
 }
 
 /// One pull: fetch the manifest (conditionally), fetch the files no installed release has, verify every file's
@@ -94,8 +103,9 @@ package struct Puller: Sendable {
             let before = fetcher.traffic
             let kind = try pull(with: fetcher)
             let traffic = fetcher.traffic
-            return PullOutcome(kind: kind, release: store.current()?.id ?? "",
-                               requests: traffic.requests - before.requests, bytesFetched: traffic.bytes - before.bytes)
+            let current = store.current()
+            return PullOutcome(kind: kind, release: current?.id ?? "", requests: traffic.requests - before.requests,
+                               bytesFetched: traffic.bytes - before.bytes, expires: current?.manifest.expires)
         }
     }
 

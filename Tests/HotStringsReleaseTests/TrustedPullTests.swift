@@ -231,4 +231,19 @@ import Testing
         try fixture.serveSigned(manifest, with: key)
         #expect(try Puller(bundle: fixture.target, options: options).pull().kind == .installed(previous: nil))
     }
+
+    /// `pull` warns on standard error when the release it leaves current expires within a day.
+    @Test func aReleaseExpiringWithinADayIsWarnedAbout() throws {
+        let fixture = try ReleaseFixture()
+        let nginx = try fixture.nginxOrigin()
+        let key = try fixture.makeKey()
+        let arguments = ["pull", nginx.url, fixture.target, "--trusted-key", fixture.trustedKeyFile]
+        try fixture.publishSigned(with: key, expiresIn: .seconds(86_400 * 2))
+        let calm = try HotstringsProcess.run(arguments)
+        #expect(calm.code == 0 && !calm.stderr.contains("expires"), "\(calm.stderr)")
+        let soon = try fixture.publishSigned(with: key, expiresIn: .seconds(3600))
+        let warned = try HotstringsProcess.run(arguments)
+        #expect(warned.code == 0, "\(warned.stderr)")
+        #expect(warned.stderr.contains("expires at \(try #require(soon.expires))"), "\(warned.stderr)")
+    }
 }
