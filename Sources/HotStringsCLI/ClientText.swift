@@ -114,6 +114,11 @@ enum ClientText {
             rows.append(("seq", String(seq)))
         }
         if let release = string(result["release"]) { rows.append(("release", release)) }
+        if let info = result["releaseInfo"], info.objectMembers != nil {
+            if let sequence = info["sequence"]?.int64Value { rows.append(("sequence", String(sequence))) }
+            rows.append(("signer", string(info["signer"]).map { "key \($0)" } ?? "not signed"))
+            if let expires = string(info["expires"]) { rows.append(("expires", expires)) }
+        }
         if let pull = result["pull"], pull.objectMembers != nil { rows += pullRows(pull) }
         if let missing = result["missing"], let keys = missing["missing"]?.int64Value {
             rows.append(("missing keys", "\(keys) missing, \(missing["fallback"]?.int64Value ?? 0) fallback"))

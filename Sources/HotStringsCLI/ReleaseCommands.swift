@@ -2,97 +2,7 @@ import Foundation
 import HotStringsLint
 import HotStringsRelease
 import HotStringsService
-
-/// `hotstrings publish BUNDLE OUTDIR`: a static release any web server or CDN can serve.
-struct PublishCommand: Command {
-    static let spec = CommandSpec(
-        name: "publish",
-        abstract: "Publish a bundle as a static release for 'pull' (any web server or CDN).",
-        discussion: """
-            Lints every table first and refuses to publish when there are errors (warnings are printed and \
-            allowed). Publishes only tables (other files are skipped with a warning each), refuses links that \
-            lead outside the bundle and names a pull cannot install. Then writes OUTDIR/files/<sha256> for every \
-            table (content-addressed: files an earlier \
-            release has are not written again), OUTDIR/releases/<release>.json, and last OUTDIR/manifest.json \
-            (format, release id, creation time, each file's path, size and SHA-256). A bundle identical to the \
-            current release publishes nothing. Serve manifest.json with a short cache life (Cache-Control: \
-            no-cache) and files/ as immutable (max-age=31536000, immutable): see docs/DEPLOY.md.
-            """,
-        arguments: [
-            ArgumentSpec(name: "bundle",
-                         help: "The bundle directory holding <language>.lproj folders (and root .xcstrings catalogs)."),
-            ArgumentSpec(name: "outdir", help: "The folder to publish into (created if missing)."),
-        ],
-        options: [LintCommand.developmentLanguage, followsExternalSymlinks, sign],
-        exitCodes: [
-            (ExitCode.success, "Published (or the bundle is the current release already)."),
-            (ExitCode.failure, "A table has errors, or the bundle or OUTDIR cannot be read or written."),
-            (ExitCode.usage, "The command line is wrong, or the --sign key cannot be read or is not a key."),
-        ]
-    )
-
-    static let sign: CommandOption<String?> = .optional(
-        "sign", .text("secret-file"),
-        help: "Also sign manifest.json with this minisign secret key (hotstrings keygen, or minisign -G -W): "
-            + "writes manifest.json.minisig beside it, checked by pull --trusted-key or by hand with "
-            + "'minisign -Vm manifest.json -p PUBLIC_FILE'.")
-
-    static let followsExternalSymlinks: CommandOption<Bool> = .flag(
-        "follow-external-symlinks",
-        help: "Also publish tables and folders whose symbolic links lead outside the bundle (off: such a link is "
-            + "refused, so that whoever can write the bundle cannot publish other files).")
-
-    var bundle: String
-    var output: String
-    var developmentLanguage: String
-    var followsExternalSymlinks: Bool
-    /// The key `--sign` names, read (and checked) before anything is published.
-    var signingKey: MinisignSecretKey?
-
-    init(arguments: ParsedArguments) throws(UsageError) {
-        bundle = try BundleOptions.bundle(arguments.positionals[0])
-        output = arguments.positionals[1]
-        developmentLanguage = try arguments[LintCommand.developmentLanguage]
-        followsExternalSymlinks = try arguments[Self.followsExternalSymlinks]
-        signingKey = try arguments[Self.sign].map { path throws(UsageError) in
-            try KeygenCommand.secretKey(atPath: path, option: "--sign")
-        }
-    }
-
-    func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        let report = Linter(developmentLanguage: developmentLanguage).lint(paths: [bundle])
-        let lint = LintCommand(paths: [bundle], developmentLanguage: developmentLanguage)
-        for file in report.files { io.stderr.write(lint.text(for: file)) }
-        guard report.errorCount == 0 else {
-            io.printError("\(LintCommand.summary(report)); nothing published")
-            return ExitCode.failure
-        }
-        do throws(ReleaseError) {
-            var publisher = Publisher()
-            publisher.followsExternalSymlinks = followsExternalSymlinks
-            let outcome = try publisher.publish(bundle: bundle, to: output)
-            for path in outcome.skippedFiles {
-                io.printWarning("\(path) is not a table (.strings, .stringsdict, .xcstrings): not published")
-            }
-            let manifest = outcome.manifest
-            if outcome.isUnchanged {
-                io.stdout.write("unchanged: \(manifest.release) is the current release of \(output)\n")
-            } else {
-                io.stdout.write("published \(manifest.release): \(manifest.files.count) files, "
-                    + "\(manifest.totalSize) bytes (\(outcome.writtenFiles) new, \(outcome.reusedFiles) reused)\n")
-            }
-            if var key = signingKey {
-                defer { key.wipe() }
-                let signature = try ReleaseSigning.signManifest(at: output + "/manifest.json", with: key)
-                io.stdout.write("signed manifest.json with key \(signature.keyIDText): manifest.json.minisig\n")
-            }
-            return ExitCode.success
-        } catch {
-            io.printError("\(error)")
-            return ExitCode.failure
-        }
-    }
-}
+import LinuxSystem
 
 /// `hotstrings pull URL BUNDLE`: one pull of a published release into a bundle.
 struct PullCommand: Command {
@@ -110,7 +20,10 @@ struct PullCommand: Command {
             BUNDLE/..data link makes it current (BUNDLE/<language>.lproj -> ..data/<language>.lproj, and the \
             same for root <table>.xcstrings catalogs), so a \
             daemon serving BUNDLE reloads once. On any failure nothing is installed and the reason is printed. \
-            BUNDLE must be empty (or missing) the first time. To keep pulling, run the daemon with \
+            BUNDLE must be empty (or missing) the first time. With --trusted-key, URL/manifest.json.minisig \
+            must be a minisign signature of the manifest by one of the keys, and the manifest unexpired (5 \
+            minutes of clock skew allowed) with a sequence no lower than the highest installed \
+            (BUNDLE/..sequence.json); otherwise nothing is installed. To keep pulling, run the daemon with \
             'hotstrings serve BUNDLE --pull URL' (docs/DEPLOY.md), or this command from a timer.
             """,
         arguments: [
@@ -120,7 +33,8 @@ struct PullCommand: Command {
         options: PullSettings.limits + [timeout],
         exitCodes: [
             (ExitCode.success, "The current release is installed (new, or it was already)."),
-            (ExitCode.failure, "Nothing was installed (the reason is on standard error)."),
+            (ExitCode.failure, "Nothing was installed (the reason is on standard error), or with --trusted-key the "
+                + "manifest was refused: no signature, a bad one, an unknown key, a rollback, expired."),
             (ExitCode.usage, "The command line is wrong."),
         ]
     )
@@ -145,6 +59,7 @@ struct PullCommand: Command {
             case .installed(let previous):
                 io.stdout.write("installed \(outcome.release) (was \(previous ?? "none"); \(traffic))\n")
             }
+            if let warning = outcome.expiryWarning { io.printWarning(warning) }
             return ExitCode.success
         } catch {
             io.printError("nothing installed: \(error)")
@@ -161,8 +76,9 @@ struct RollbackCommand: Command {
         discussion: """
             Swaps BUNDLE/..data back to the newest kept release installed before the current one; running it \
             again goes further back. A daemon that keeps pulling (serve --pull), or a timer running pull, makes \
-            the origin's release current again at its next pull: to roll a fleet back, roll the origin back \
-            (copy OUTDIR/releases/<release>.json over OUTDIR/manifest.json), see docs/DEPLOY.md.
+            the origin's release current again at its next pull: to roll every machine back, publish the old \
+            release again ('hotstrings publish --from-release <release> OUTDIR'), see docs/DEPLOY.md. The \
+            highest sequence installed with --trusted-key is not lowered.
             """,
         arguments: [ArgumentSpec(name: "bundle", help: "A bundle releases were installed into by pull.")],
         exitCodes: [
@@ -209,9 +125,18 @@ struct PullSettings {
     static let maximumRedirects: CommandOption<Int> = .value(
         "max-redirects", .integer("count", in: Limits.maximumRedirects.closed), default: 5, help: "Redirects followed per request.")
 
-    /// The limits, in the order help lists them (the timeout is each command's own, see `timeout(named:)`).
+    /// `--trusted-key PUBLIC_FILE`, repeatable (a path may hold commas, so it is not a comma-separated list).
+    static let trustedKeys = CommandOption<[String]>(
+        spec: OptionSpec(name: "trusted-key", valueName: "public-file", note: "Repeat it to trust several keys.",
+                         help: "Install only manifests signed by this minisign public key (hotstrings keygen, or "
+                            + "minisign -G), unexpired, with a sequence no lower than the highest installed: see "
+                            + "docs/DEPLOY.md."),
+        value: { given throws(UsageError) in given })
+
+    /// The limits and trusted keys, in the order help lists them (the timeout is each command's own, see
+    /// `timeout(named:)`).
     static let limits: [any OptionDeclaration] = [
-        keptReleases, maximumManifestSize, maximumDownloadSize, maximumReleaseSize, maximumRedirects,
+        keptReleases, maximumManifestSize, maximumDownloadSize, maximumReleaseSize, maximumRedirects, trustedKeys,
     ]
 
     /// The response timeout, `--timeout` of `pull` and `--pull-timeout` of `serve`.
@@ -234,11 +159,30 @@ struct PullSettings {
         options.maximumReleaseSize = try arguments[Self.maximumReleaseSize]
         options.limits.maximumRedirects = try arguments[Self.maximumRedirects]
         options.limits.idleTimeout = try arguments[timeout]
+        options.trustedKeys = try arguments[Self.trustedKeys].map { path throws(UsageError) in
+            try Self.publicKey(atPath: path)
+        }
         // The declarations take their ranges from `ServiceOptions.Limits`; this is the check every front shares.
         do throws(ServiceOptions.Error) {
             try ServiceOptions.check(options)
         } catch {
             throw UsageError(error, timeoutOption: timeout.spec.name)
+        }
+    }
+
+    /// Reads a public key file for `--trusted-key`.
+    /// - Throws: `UsageError` naming the file when it cannot be read or is not a minisign public key.
+    static func publicKey(atPath path: String) throws(UsageError) -> MinisignPublicKey {
+        let bytes: [UInt8]
+        do {
+            bytes = try LinuxSystem.FileSystem.readFile(atPath: path, maximumSize: 4096)
+        } catch {
+            throw UsageError("--trusted-key: cannot read the public key: \(error)")
+        }
+        do throws(MinisignError) {
+            return try MinisignPublicKey(fileText: String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw UsageError("--trusted-key: \(path) is not a minisign public key: \(error)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import HotStringsProtocol
+import HotStringsRelease
 import StringsFormat
 
 /// A command that asks the daemon one question without arguments and prints the answer: as text for people,
@@ -8,6 +9,8 @@ protocol ReportCommand: Command {
     static var request: Request { get }
     /// The answer as text for people.
     static func text(_ result: JSONValue) -> String
+    /// Warnings the answer calls for, printed on standard error whether or not `--json` is given.
+    static func warnings(_ result: JSONValue) -> [String]
 
     var printsJSON: Bool { get }
     var client: ClientOptions { get }
@@ -15,6 +18,8 @@ protocol ReportCommand: Command {
 }
 
 extension ReportCommand {
+    static func warnings(_ result: JSONValue) -> [String] { [] }
+
     init(arguments: ParsedArguments) throws(UsageError) {
         self.init(printsJSON: try arguments[ReportOptions.printsJSON], client: try ClientOptions(arguments))
     }
@@ -23,6 +28,7 @@ extension ReportCommand {
         switch client.send(Self.request, io: &io) {
         case .result(let result):
             io.stdout.write(printsJSON ? "\(result)\n" : Self.text(result))
+            for warning in Self.warnings(result) { io.printWarning(warning) }
             return ExitCode.success
         case .refused(let error):
             return ClientOptions.report(error, io: &io)
@@ -45,7 +51,9 @@ struct StatusCommand: ReportCommand {
         abstract: "Show what the daemon watches and serves, and its last errors.",
         discussion: """
             Prints the bundle root, the watched directories, files, tables, subscribers and connections, \
-            the uptime, the event stream's epoch and seq, the installed release, and the last files that \
+            the uptime, the event stream's epoch and seq, the installed release (with its sequence, the key \
+            that signed it and its expiry; a release expiring within a day is warned about on standard error), \
+            and the last files that \
             failed to load; for a daemon that pulls (serve --pull), the origin, the last pull's time and \
             result (the error of a failed one) and the next pull's time; how many keys clients reported \
             missing or answered by a fallback (hotstrings missing lists them). --json prints the daemon's answer \
@@ -60,6 +68,14 @@ struct StatusCommand: ReportCommand {
     static let request = Request.status
 
     static func text(_ result: JSONValue) -> String { ClientText.status(result) }
+
+    /// A release that expires within a day: pullers with trusted keys refuse it once it has expired.
+    static func warnings(_ result: JSONValue) -> [String] {
+        guard let expires = result["releaseInfo"]?["expires"]?.stringValue, let date = ReleaseTime.date(expires),
+              date.timeIntervalSinceNow < 86_400 else { return [] }
+        let when = date.timeIntervalSinceNow < 0 ? "expired at" : "expires at"
+        return ["the installed release \(when) \(expires): publish again with --sign to extend it (docs/DEPLOY.md)"]
+    }
 
     var printsJSON: Bool
     var client: ClientOptions

@@ -42,7 +42,8 @@ struct ServeCommand: Command {
             and result, and the next pull's time). BUNDLE is created if missing and must hold no \
             <language>.lproj folders or root .xcstrings catalogs of its own. SIGTERM cancels a pull in \
             flight (nothing is installed) or lets an install that has begun finish. --keep-releases, the size \
-            caps, --pull-timeout and --max-redirects are those of 'hotstrings pull' (--timeout there).
+            caps, --pull-timeout, --max-redirects and --trusted-key are those of 'hotstrings pull' (--timeout \
+            there); a manifest refused for its signature, sequence or expiry is a failed pull, retried.
 
             The page (--web PORT): a translator's page and a JSON API on 127.0.0.1:PORT only, behind a token \
             saved in --state-dir (--web-new-token replaces it); the address with the token is logged at start \

@@ -113,6 +113,16 @@ package final class EmbeddedTransport: HotStringsTransport {
             pullOptions.maximumFileSize = pull.maximumFileSize
             pullOptions.maximumReleaseSize = pull.maximumReleaseSize
             pullOptions.limits.idleTimeout = pull.timeout
+            for (index, text) in pull.trustedKeys.enumerated() {
+                // A key line alone is a key file without its comment.
+                let file = text.contains("\n") ? text : "untrusted comment: \n" + text
+                do throws(MinisignError) {
+                    pullOptions.trustedKeys.append(try MinisignPublicKey(fileText: file))
+                } catch {
+                    throw EmbeddedStartError(.invalidOption, description: "trustedKeys[\(index)] is not a minisign "
+                        + "public key: \(error)")
+                }
+            }
             pulling = (pullOptions, PullSchedule(interval: pull.interval))
         }
         do throws(ServiceOptions.Error) {

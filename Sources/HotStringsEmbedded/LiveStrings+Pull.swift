@@ -20,6 +20,10 @@ extension LiveStrings {
         public var maximumReleaseSize: Int
         /// The longest wait for the next bytes of a response (10 s by default).
         public var timeout: Duration
+        /// minisign public keys (the text of a `.pub` file, or just its key line): when given, only manifests
+        /// signed by one of them, unexpired and with a sequence no lower than the highest installed are installed
+        /// (as `hotstrings pull --trusted-key`; see docs/DEPLOY.md). Empty by default: signatures are not looked at.
+        public var trustedKeys: [String]
         /// Called on the puller's thread when a pull installs nothing, with why (the file, line and column, or
         /// the URL and the HTTP error); a run of identical failures calls it once. The last good release stays.
         public var onFailure: (@Sendable (FileProblem) -> Void)?
@@ -29,7 +33,7 @@ extension LiveStrings {
         /// A source; every parameter but the URL has a default suited to an application.
         public init(url: String, interval: Duration = .seconds(30), keptReleases: Int = 3,
                     maximumFileSize: Int = 16 << 20, maximumReleaseSize: Int = 256 << 20,
-                    timeout: Duration = .seconds(10),
+                    timeout: Duration = .seconds(10), trustedKeys: [String] = [],
                     onFailure: (@Sendable (FileProblem) -> Void)? = nil,
                     onInstall: (@Sendable (String) -> Void)? = nil) {
             self.url = url
@@ -38,6 +42,7 @@ extension LiveStrings {
             self.maximumFileSize = maximumFileSize
             self.maximumReleaseSize = maximumReleaseSize
             self.timeout = timeout
+            self.trustedKeys = trustedKeys
             self.onFailure = onFailure
             self.onInstall = onInstall
         }

@@ -15,6 +15,9 @@ package struct InstalledRelease: Sendable, Equatable {
     package var lastModified: String?
     /// The manifest's URL.
     package var source: String?
+    /// The id of the key whose signature the manifest had (as minisign prints it), when it was pulled with trusted
+    /// keys; nil otherwise.
+    package var signer: String?
     /// The folder's name in the bundle: `..r-<release>` unless the store chose another (`..r-<release>@2` for a
     /// release id installed again with other files) or read it from a bundle of the old layout (`..<release>`).
     package var folderName: String
@@ -50,6 +53,7 @@ package struct InstalledRelease: Sendable, Equatable {
                                        entityTag: record["etag"]?.stringValue,
                                        lastModified: record["lastModified"]?.stringValue,
                                        source: record["source"]?.stringValue)
+        release.signer = record["signer"]?.stringValue
         release.folderName = String(folder.split(separator: "/").last ?? "")
         return release
     }
@@ -62,6 +66,7 @@ package struct InstalledRelease: Sendable, Equatable {
         members.append(("installedAt", .integer(installedAt)))
         if let lastModified { members.append(("lastModified", .string(lastModified))) }
         members.append(("release", .string(manifest.release)))
+        if let signer { members.append(("signer", .string(signer))) }
         if let source { members.append(("source", .string(source))) }
         return JSONValue.object(members).serialized() + [0x0A]
     }

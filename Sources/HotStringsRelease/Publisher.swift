@@ -42,6 +42,10 @@ package struct Publisher {
     /// publisher's other files.
     package var followsExternalSymlinks = false
 
+    /// How long after publishing the manifest expires (`--expires-in`, given when signing); nil writes no
+    /// `expires`. With it, unchanged content is published again with a new sequence and expiry.
+    package var expiresIn: Duration?
+
     /// A publisher with the defaults.
     package init() {}
 
@@ -51,24 +55,47 @@ package struct Publisher {
     ///   the output written.
     package func publish(bundle: String, to output: String) throws(ReleaseError) -> Outcome {
         let collected = try collect(bundle: bundle)
-        let contents = collected.tables
         var files: [ReleaseManifest.File] = []
-        for (path, bytes) in contents {
+        for (path, bytes) in collected.tables {
             try Self.checkName(path)
             try ReleaseContent.validate(bytes, path: path)
             files.append(ReleaseManifest.File(path: path, size: bytes.count, sha256: SHA256.hexDigest(bytes)))
         }
+        var outcome = try publish(files, contents: collected.tables, to: output, keeping: nil)
+        outcome.skippedFiles = collected.skipped
+        return outcome
+    }
+
+    /// Publishes `files` (whose bytes `contents` holds, by bundle path; a file missing there must be in
+    /// `output/files/` already) into `output` with the next sequence: release `keeping` (an earlier release's id,
+    /// `publish --from-release`) or a new id. Content equal to the current manifest's publishes nothing, unless
+    /// the manifest is to expire (`expiresIn`, when signing: a new sequence and expiry is how an operator extends
+    /// it) or `keeping` is given.
+    private func publish(_ files: [ReleaseManifest.File], contents: [(path: String, bytes: [UInt8])],
+                         to output: String, keeping: String?) throws(ReleaseError) -> Outcome {
         var manifest = ReleaseManifest(release: "", created: "", files: files)
         let manifestPath = output + "/manifest.json"
-        if let bytes = try? FileSystem.readFile(atPath: manifestPath, maximumSize: 64 << 20),
-           let current = try? ReleaseManifest.decode(bytes, maximumFileSize: maximumFileSize),
-           current.files == manifest.files {
-            return Outcome(manifest: current, writtenFiles: 0, reusedFiles: files.count, isUnchanged: true,
-                           skippedFiles: collected.skipped)
+        let current = (try? FileSystem.readFile(atPath: manifestPath, maximumSize: 64 << 20))
+            .flatMap { try? ReleaseManifest.decode($0, maximumFileSize: maximumFileSize) }
+        if let current, current.files == manifest.files, expiresIn == nil, keeping == nil {
+            return Outcome(manifest: current, writtenFiles: 0, reusedFiles: files.count, isUnchanged: true)
         }
         let date = now()
-        manifest.release = Self.stamp(date, format: "yyyyMMdd'T'HHmmss'Z'") + "-" + manifest.contentDigest.prefix(12)
+        if let keeping {
+            manifest.release = keeping
+        } else if let current, current.files == manifest.files {
+            // The same content again (an expiry extended): the same release, so pullers record it without an
+            // install.
+            manifest.release = current.release
+        } else {
+            manifest.release = Self.stamp(date, format: "yyyyMMdd'T'HHmmss'Z'") + "-" + manifest.contentDigest.prefix(12)
+        }
         manifest.created = Self.stamp(date, format: "yyyy-MM-dd'T'HH:mm:ss'Z'")
+        manifest.sequence = Self.highestSequence(in: output, current: current) + 1
+        if let expiresIn {
+            let seconds = Double(expiresIn.components.seconds) + Double(expiresIn.components.attoseconds) / 1e18
+            manifest.expires = ReleaseTime.string(date.addingTimeInterval(seconds))
+        }
         var written = 0
         try system("create \(output)/files") { try makeDirectories(output + "/files") }
         try system("create \(output)/releases") { try makeDirectories(output + "/releases") }
@@ -84,8 +111,60 @@ package struct Publisher {
             try FileSystem.writeFileAtomically(json, toPath: output + "/releases/\(manifest.release).json")
         }
         try system("write \(manifestPath)") { try Self.replaceManifest(at: manifestPath, with: json) }
-        return Outcome(manifest: manifest, writtenFiles: written, reusedFiles: byDigest.count - written,
-                       isUnchanged: false, skippedFiles: collected.skipped)
+        if expiresIn == nil {
+            // A signature of the manifest replaced would only make trusting pullers refuse it as a bad one.
+            try? FileSystem.removeFile(atPath: manifestPath + ReleaseSigning.suffix)
+        }
+        return Outcome(manifest: manifest, writtenFiles: written, reusedFiles: files.count - written,
+                       isUnchanged: false)
+    }
+
+    /// Publishes release `id` of `output` again (`output/releases/<id>.json`, its files in `output/files/`) as
+    /// the current release with the next sequence: how an operator rolls every machine back, since pullers with
+    /// trusted keys refuse a lower sequence.
+    /// - Throws: `ReleaseError.system` naming the release or the file that is missing or damaged.
+    package func republish(release id: String, in output: String) throws(ReleaseError) -> Outcome {
+        guard ReleaseManifest.isSafeReleaseID(id) else {
+            throw .system("'\(id)' is not a release id (letters, digits, '.', '_' or '-')")
+        }
+        let path = output + "/releases/\(id).json"
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(atPath: path, maximumSize: 64 << 20)
+        } catch {
+            throw .system("cannot read \(path) (the releases of \(output) are in \(output)/releases): \(error)")
+        }
+        let old: ReleaseManifest
+        do throws(ReleaseError) {
+            old = try ReleaseManifest.decode(bytes, maximumFileSize: maximumFileSize)
+        } catch {
+            throw .system("\(path): \(error)")
+        }
+        for file in old.files {
+            let stored = output + "/files/" + file.sha256
+            let data = try? FileSystem.readFile(atPath: stored, maximumSize: file.size)
+            guard let data, data.count == file.size, SHA256.hexDigest(data) == file.sha256 else {
+                throw .system("\(stored) (\(file.path) of \(id)) is missing or does not match its SHA-256: "
+                    + "nothing published")
+            }
+        }
+        var outcome = try publish(old.files, contents: [], to: output, keeping: id)
+        outcome.reusedFiles = old.files.count
+        return outcome
+    }
+
+    /// The highest sequence `output` has published: of `current` (its manifest) and of every manifest in
+    /// `releases/` (a manifest copied back by hand must not lower it); 0 for none.
+    static func highestSequence(in output: String, current: ReleaseManifest?) -> Int {
+        var highest = current?.sequence ?? 0
+        let entries = (try? FileSystem.listDirectory(atPath: output + "/releases")) ?? []
+        for entry in entries where entry.name.hasSuffix(".json") {
+            let bytes = try? FileSystem.readFile(atPath: output + "/releases/" + entry.name, maximumSize: 64 << 20)
+            if let sequence = bytes.flatMap({ try? ReleaseManifest.decode($0, maximumFileSize: Int.max) })?.sequence {
+                highest = max(highest, sequence)
+            }
+        }
+        return highest
     }
 
     /// Every table (`.strings`, `.stringsdict`, `.xcstrings`) of the bundle's language folders and every String

@@ -15,6 +15,9 @@ package struct PullOptions: Sendable {
     package var limits = HTTPFetcher.Limits()
     /// How many releases before the current one stay in the bundle for `rollback`.
     package var keptReleases = 3
+    /// The keys a manifest must be signed by (`--trusted-key`, several during a key rotation); with none,
+    /// signatures, sequences and expiry are not looked at (see `Puller+Trust`).
+    package var trustedKeys: [MinisignPublicKey] = []
 
     /// Options for the origin at `url`: a publish folder's URL (its `manifest.json` is read) or the manifest's.
     /// - Throws: `ReleaseError.invalidManifest` for anything but an http or https URL with a host.
@@ -53,6 +56,15 @@ package struct PullOutcome: Sendable, Equatable {
     package var requests: Int
     /// Body bytes received (from the network; not those taken from installed releases).
     package var bytesFetched: Int
+    /// When the release current after the pull expires (its manifest's `expires`), if it does.
+    package var expires: String?
+
+    /// A warning when the release current after the pull expires within a day (or has expired), else nil.
+    package var expiryWarning: String? {
+        guard let expires, let date = ReleaseTime.date(expires), date.timeIntervalSinceNow < 86_400 else { return nil }
+        return "\(release) \(date.timeIntervalSinceNow < 0 ? "expired" : "expires") at \(expires): publish again "
+            + "with --sign to extend it"
+    }
 }
 
 /// One pull: fetch the manifest (conditionally), fetch the files no installed release has, verify every file's
@@ -91,21 +103,30 @@ package struct Puller: Sendable {
             let before = fetcher.traffic
             let kind = try pull(with: fetcher)
             let traffic = fetcher.traffic
-            return PullOutcome(kind: kind, release: store.current()?.id ?? "",
-                               requests: traffic.requests - before.requests, bytesFetched: traffic.bytes - before.bytes)
+            let current = store.current()
+            return PullOutcome(kind: kind, release: current?.id ?? "", requests: traffic.requests - before.requests,
+                               bytesFetched: traffic.bytes - before.bytes, expires: current?.manifest.expires)
         }
     }
 
     private func pull(with fetcher: HTTPFetcher) throws(ReleaseError) -> PullOutcome.Kind {
         // Redacted: the install record is a file in the bundle, and `status` shows where a release came from.
         let source = RedactedURL.text(options.manifestURL)
+        let isTrusting = !options.trustedKeys.isEmpty
         let current = store.current()
         let validators = current?.source == source ? current : nil
         let response = try fetcher.get(options.manifestURL, entityTag: validators?.entityTag,
                                        lastModified: validators?.lastModified,
                                        maximumSize: options.maximumManifestSize)
-        if response.status == 304 { return .notModified }
+        if response.status == 304 {
+            // An origin answering 304 for ever must not keep a machine on an expired release unnoticed.
+            if isTrusting, let current, current.signer != nil { try checkExpiry(of: current.manifest, now: Date()) }
+            return .notModified
+        }
+        let signer = isTrusting ? try checkSignature(of: response.body, with: fetcher) : nil
         let manifest = try ReleaseManifest.decode(response.body, maximumFileSize: options.maximumFileSize)
+        let highest = isTrusting ? store.highestSequence() : nil
+        if isTrusting { try checkFreshness(of: manifest, highest: highest, now: Date()) }
         guard manifest.totalSize <= options.maximumReleaseSize else {
             throw .invalidManifest("the release's \(manifest.files.count) files total \(manifest.totalSize) bytes, "
                 + "over the cap of \(options.maximumReleaseSize) (--max-release-size)")
@@ -113,22 +134,35 @@ package struct Puller: Sendable {
         var release = InstalledRelease(manifest: manifest, installedAt: Int(Date().timeIntervalSince1970 * 1e6),
                                        entityTag: response.entityTag, lastModified: response.lastModified,
                                        source: source)
+        release.signer = signer
+        /// Records a higher sequence as the highest, before the release is current (a crash in between leaves a
+        /// record the next pull of the same manifest meets again as the same sequence and content).
+        func recordSequence() throws(ReleaseError) {
+            guard isTrusting, let sequence = manifest.sequence, sequence > highest?.sequence ?? -1 else { return }
+            try store.record(ReleaseStore.HighestSequence(sequence: sequence, contentDigest: manifest.contentDigest))
+        }
         if let current, current.id == manifest.id, current.manifest.files == manifest.files {
+            // The same release; with another sequence or expiry (an expiry extended), recorded without an install.
             release.installedAt = current.installedAt
             release.folderName = current.folderName
+            if current.manifest != manifest { try store.updateManifest(of: release) }
             try store.update(release)
+            try recordSequence()
             return .unchanged
         }
         if let kept = store.installed().last(where: { $0.id == manifest.id && $0.manifest.files == manifest.files }) {
             // A release kept from before (the origin was rolled back): current again without a download.
             release.folderName = kept.folderName
+            if kept.manifest != manifest { try store.updateManifest(of: release) }
             try store.update(release)
+            try recordSequence()
             try store.makeCurrent(release)
             return .installed(previous: current?.id)
         }
         let staging = try store.stagingFolder(for: release)
         do throws(ReleaseError) {
             try stage(manifest, in: staging, with: fetcher)
+            try recordSequence()
         } catch {
             try? FileSystem.removeRecursively(atPath: staging)
             throw error

@@ -15,6 +15,9 @@ package enum ReleaseError: Error, Sendable, Equatable, CustomStringConvertible {
     case transfer(url: String, reason: String)
     /// A local file operation failed.
     case system(String)
+    /// A puller with trusted keys refused the manifest: no signature, a bad one, an unknown key, a rollback, an
+    /// expired manifest, or other content under an installed sequence. `file` is the manifest's or signature's URL.
+    case untrusted(file: String, reason: String)
     /// The bundle is not one releases can be installed into (it holds folders of its own), or has no release.
     case unmanagedBundle(String)
 
@@ -28,6 +31,7 @@ package enum ReleaseError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path): SHA-256 mismatch: expected \(expected), got \(got)"
         case .transfer(let url, let reason): "\(url): \(reason)"
         case .system(let reason): reason
+        case .untrusted(let file, let reason): "\(file): \(reason)"
         case .unmanagedBundle(let reason): reason
         }
     }
@@ -47,6 +51,8 @@ package enum ReleaseError: Error, Sendable, Equatable, CustomStringConvertible {
             return FileProblem(file: path, message: prefix + "SHA-256 mismatch: expected \(expected), got \(got)")
         case .transfer(let url, let reason):
             return FileProblem(file: url, message: prefix + reason)
+        case .untrusted(let file, let reason):
+            return FileProblem(file: file, message: prefix + reason)
         default:
             return FileProblem(file: "manifest.json", message: prefix + description)
         }

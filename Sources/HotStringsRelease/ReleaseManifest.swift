@@ -1,3 +1,4 @@
+import Foundation
 import LinuxSystem
 import StringsFormat
 
@@ -41,12 +42,21 @@ package struct ReleaseManifest: Sendable, Equatable {
     package var created: String
     /// The files, sorted by path.
     package var files: [File]
+    /// The publish's number in its output folder: the previous manifest's plus one (1 for the first). A puller
+    /// with trusted keys refuses a sequence lower than the highest it installed (a rollback). Nil in manifests of
+    /// earlier hotstrings.
+    package var sequence: Int?
+    /// When a signed manifest stops being installed (RFC 3339, UTC: `2026-01-31T00:00:00Z`), so that an origin
+    /// cannot keep machines on a stale release for ever (a freeze); written by `publish --sign` only.
+    package var expires: String?
 
     /// A manifest; `files` are sorted by path.
-    package init(release: String, created: String, files: [File]) {
+    package init(release: String, created: String, files: [File], sequence: Int? = nil, expires: String? = nil) {
         self.release = release
         self.created = created
         self.files = files.sorted { $0.path < $1.path }
+        self.sequence = sequence
+        self.expires = expires
     }
 
     /// The language folders the release has, sorted (`de.lproj`, `en.lproj`).
@@ -68,11 +78,16 @@ package struct ReleaseManifest: Sendable, Equatable {
     // MARK: - JSON
 
     /// The manifest as pretty-printed JSON with a final newline: one member a line, one file a line. These are the
-    /// bytes `publish` has always written (strings escaped by the project's one writer, `JSONWriter`).
+    /// bytes `publish` has always written (strings escaped by the project's one writer, `JSONWriter`), with
+    /// `sequence` and `expires` after `created` when the manifest has them (readers that do not know them skip
+    /// them).
     package var json: [UInt8] {
         let quoted = JSONWriter.quoted
         var text = "{\n  \"format\": \(Self.formatVersion),\n"
-        text += "  \"release\": \(quoted(release)),\n  \"created\": \(quoted(created)),\n  \"files\": ["
+        text += "  \"release\": \(quoted(release)),\n  \"created\": \(quoted(created)),\n"
+        if let sequence { text += "  \"sequence\": \(sequence),\n" }
+        if let expires { text += "  \"expires\": \(quoted(expires)),\n" }
+        text += "  \"files\": ["
         for (index, file) in files.enumerated() {
             text += index == 0 ? "\n" : ",\n"
             text += "    {\"path\": \(quoted(file.path)), \"size\": \(file.size), "
@@ -99,6 +114,20 @@ package struct ReleaseManifest: Sendable, Equatable {
             throw .invalidManifest("\"release\" must be letters, digits, '.', '_' or '-' (not first), at most 100")
         }
         guard let created = top["created"]?.stringValue else { throw .invalidManifest("no string \"created\"") }
+        var sequence: Int?
+        if let value = top["sequence"] {
+            guard let number = value.int64Value.flatMap(Int.init(exactly:)), number >= 0 else {
+                throw .invalidManifest("\"sequence\" must be a whole number, 0 or more")
+            }
+            sequence = number
+        }
+        var expires: String?
+        if let value = top["expires"] {
+            guard let text = value.stringValue, ReleaseTime.date(text) != nil else {
+                throw .invalidManifest("\"expires\" must be an RFC 3339 time in UTC (2026-01-31T00:00:00Z)")
+            }
+            expires = text
+        }
         guard let list = top["files"]?.arrayValue else { throw .invalidManifest("no array \"files\"") }
         var files: [File] = []
         var paths: Set<String> = []
@@ -125,8 +154,11 @@ package struct ReleaseManifest: Sendable, Equatable {
             guard paths.insert(path).inserted else { throw .invalidManifest("files: '\(path)' is listed twice") }
             files.append(File(path: path, size: size, sha256: digest))
         }
-        return ReleaseManifest(release: release, created: created, files: files)
+        return ReleaseManifest(release: release, created: created, files: files, sequence: sequence, expires: expires)
     }
+
+    /// When the manifest expires; nil when it has no `expires`.
+    package var expiryDate: Date? { expires.flatMap(ReleaseTime.date) }
 
     /// The JSON object `bytes` hold, its members by name; `what` names the file in errors.
     /// - Throws: `ReleaseError.invalidManifest` for bytes that are not JSON (naming line and column), a value that

@@ -10,6 +10,7 @@
 /// ..data            the link to the current release            ..data_tmp     the next ..data, renamed over it
 /// ..pull.lock       one pull or rollback at a time             ..tmp-*        staging and removal (leftovers)
 /// ...empty          what ..data leads to before the first release is linked
+/// ..sequence.json   the highest sequence a pull with trusted keys installed
 /// ```
 ///
 /// Bundles installed before this layout have release folders `..<id>`; they are read as releases (an id equal
@@ -22,6 +23,8 @@ enum ReleaseStoreNames {
     static let stagingLink = "..data_tmp"
     /// The lock file of `ReleaseStore.locked`.
     static let lockName = "..pull.lock"
+    /// The record of the highest sequence installed by a pull with trusted keys (`ReleaseStore+Sequence`).
+    static let sequenceName = "..sequence.json"
     /// Staging folders (`..tmp-<id>-<pid>`) and folders being removed (`..tmp-old-…`): leftovers after a crash.
     static let temporaryPrefix = "..tmp-"
     /// What `..data` points at while the first release into an empty bundle is linked. It stays until the next
@@ -52,7 +55,7 @@ enum ReleaseStoreNames {
     /// The release id of a folder of the old layout, `..<id>`: any name that is none of the store's own and holds
     /// a safe id (whether it is a release is for its manifest to say).
     static func oldLayoutReleaseID(ofFolder name: String) -> String? {
-        guard name.hasPrefix(".."), name != dataLink, name != stagingLink, name != lockName,
+        guard name.hasPrefix(".."), name != dataLink, name != stagingLink, name != lockName, name != sequenceName,
               !name.hasPrefix(temporaryPrefix) else { return nil }
         let id = String(name.dropFirst(2))
         return ReleaseManifest.isSafeReleaseID(id) ? id : nil

@@ -3,7 +3,7 @@ import HotStringsRelease
 import HotStringsService
 
 extension Daemon {
-    /// Logs a pull's report: installs at info level, a new run of failures at info level (the host has sent it
+    /// Logs a pull's report: installs at info level (a release expiring within a day as a warning), a new run of failures at info level (the host has sent it
     /// to subscribers as an `error` event), what repeats at debug level.
     static func log(_ report: PullReport) {
         let next = report.status.nextPull.map { String(format: "%.1f s", $0.timeIntervalSinceNow) } ?? "?"
@@ -21,6 +21,8 @@ extension Daemon {
             case .notModified:
                 Log.debug("pull: not modified, \(outcome.release) is current (\(traffic)); next in \(next)")
             }
+            // Not for every 304: the warning comes with each manifest fetched (an install, an expiry extended).
+            if outcome.kind != .notModified, let warning = outcome.expiryWarning { Log.warning("pull: \(warning)") }
         case .failure(let error):
             let failures = report.status.consecutiveFailures
             if report.isRepeatedFailure {

@@ -144,9 +144,21 @@ extension ProtocolService {
             ("uptime", .double(Double(uptime.seconds) + Double(uptime.attoseconds) / 1e18)),
             ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
             ("release", .string(orNull: ReleaseStore(bundle: environment.root).currentID())),
+            ("releaseInfo", Self.releaseInfo(of: ReleaseStore(bundle: environment.root).current())),
             ("pull", environment.pullStatus?().json ?? .null),
             ("missing", missingKeys.statusJSON),
             ("web", environment.webURL.map { .object([("url", .string($0))]) } ?? .null),
         ]
+    }
+
+    /// `status`'s `releaseInfo`: the installed release's sequence, signer key id and expiry (each null when the
+    /// release has none), or null when the bundle has no release.
+    private static func releaseInfo(of release: InstalledRelease?) -> JSONValue {
+        guard let release else { return .null }
+        return .object([
+            ("sequence", release.manifest.sequence.map { .integer(Int64($0)) } ?? .null),
+            ("signer", .string(orNull: release.signer)),
+            ("expires", .string(orNull: release.manifest.expires)),
+        ])
     }
 }

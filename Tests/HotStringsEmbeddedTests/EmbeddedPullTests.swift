@@ -147,6 +147,40 @@ struct EmbeddedPullTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/pulled/..data"), "nothing installed")
     }
 
+    /// `PullSource(trustedKeys:)`: a release signed by the key installs; one signed by another key is reported
+    /// and the last good values stay.
+    @Test func trustedKeysInstallOnlyWhatTheKeySigned() async throws {
+        let sandbox = try Sandbox(prefix: "hs-embedded-pull-trust-")
+        let output = sandbox.root + "/published"
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let origin = try FaultOrigin(root: output)
+        let key = MinisignSecretKey.generate()
+        func publish(_ greeting: String, signedBy signer: MinisignSecretKey) throws {
+            let path = "de.lproj/Localizable.strings"
+            try sandbox.save(try sandbox.read(path) + "\n\"greeting\" = \"\(greeting)\";\n", to: path)
+            var publisher = Publisher()
+            publisher.expiresIn = .seconds(86_400)
+            _ = try publisher.publish(bundle: sandbox.bundle, to: output)
+            try ReleaseSigning.signManifest(at: output + "/manifest.json", with: signer)
+        }
+        try publish("Signiert", signedBy: key)
+        let reports = PullReports()
+        // The key line alone (without the comment line) is a key too.
+        let keyLine = String(key.publicKey.fileText.split(separator: "\n")[1])
+        let source = LiveStrings.PullSource(url: origin.url, interval: .milliseconds(200), trustedKeys: [keyLine],
+                                            onFailure: { reports.failed($0) })
+        let strings = try LiveStrings.embedded(bundle: sandbox.root + "/pulled", pull: source,
+                                               configuration: LiveStrings.Configuration(environment: ["LANG": "de"]))
+        defer { strings.stop() }
+        try await eventually("the signed release") { strings.localizedString("greeting") == "Signiert" }
+        try publish("Gefälscht", signedBy: MinisignSecretKey.generate())
+        try await eventually("the refusal") { !reports.failures.isEmpty }
+        let problem = try #require(reports.failures.first)
+        #expect(problem.message.contains("not a trusted key") && problem.file.hasSuffix("manifest.json.minisig"),
+                "\(problem)")
+        #expect(strings.localizedString("greeting") == "Signiert")
+    }
+
     @Test func badPullSourcesAreStartErrors() throws {
         let sandbox = try Sandbox(prefix: "hs-embedded-pull-bad-")
         let cases: [(String, LiveStrings.PullSource, String, EmbeddedStartError.Code)] = [
@@ -160,6 +194,8 @@ struct EmbeddedPullTests {
              .invalidOption),
             (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", timeout: .zero),
              "timeout takes seconds, more than 0", .invalidOption),
+            (sandbox.root + "/new", .init(url: "http://127.0.0.1:9", trustedKeys: [MinisignSecretKey.generate()
+                .publicKey.fileText, "not a key"]), "trustedKeys[1] is not a minisign public key", .invalidOption),
         ]
         for (bundle, source, message, code) in cases {
             #expect {
