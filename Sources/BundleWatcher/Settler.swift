@@ -190,15 +190,21 @@ package struct SettleTiming: Sendable, Hashable {
     package var settleTime: Duration
     /// The longest a finished write waits for the batch to close.
     package var maximumDelay: Duration
+    /// How long a single save read ahead of the batch window waits, from its event, for another event before it is
+    /// published: a tool writing several files starts the next one's temporary file within it (about 40 µs after the
+    /// last rename here), so a bulk save is not cut after its first file.
+    package var readAheadQuiet: Duration
 
     /// Creates a configuration.
     package init(
         batchWindow: Duration = .microseconds(500),
         settleTime: Duration = .milliseconds(50),
-        maximumDelay: Duration = .milliseconds(100)
+        maximumDelay: Duration = .milliseconds(100),
+        readAheadQuiet: Duration = .microseconds(100)
     ) {
         self.batchWindow = batchWindow
         self.settleTime = settleTime
         self.maximumDelay = maximumDelay
+        self.readAheadQuiet = readAheadQuiet
     }
 }

@@ -63,7 +63,8 @@ extension WatchLoop {
     /// Reads the one key of a batch just opened (a single save) ahead of the batch window, and adds what it found to
     /// `batch` when nothing at all happened while it was read; returns whether it did.
     ///
-    /// "Nothing at all" is no inotify event queued between the events that opened the batch and the end of the read:
+    /// "Nothing at all" is no inotify event queued between the events that opened the batch and the end of the read,
+    /// or the end of the short quiet time after the event (`SettleTiming.readAheadQuiet`) when the read was quicker:
     /// not another table's write (a bulk save: `git checkout`, `rsync`, a release's five files), not a temporary file
     /// made for the next one, not a write to this file (which may have overtaken the read). Any of them and the read
     /// is dropped: the events are handled, the batch grows as it would have, and it is read whole once its window
@@ -81,6 +82,8 @@ extension WatchLoop {
         for _ in 0..<3 {
             guard let key = settler.takeOffer(at: now) else { return false }
             let reads = read(files(settlingBy: key))
+            let quietEnd = now + settler.configuration.readAheadQuiet
+            if ContinuousClock.now < quietEnd { waitForEvents(quietEnd) }
             let arrived: [InotifyEvent]
             do {
                 arrived = try queuedEvents()

@@ -85,6 +85,9 @@ final class WatchLoop {
     var isResolvedForRead = false
     /// Whether every folder of the root was listed again while the events of the current read were handled.
     var isRescannedForRead = false
+    /// Waits until inotify has events queued or the instant passes (the read ahead's quiet time); the watcher's
+    /// thread polls the inotify descriptor, tests that drive the loop step by step do not wait.
+    var waitForEvents: (ContinuousClock.Instant) -> Void = { _ in }
 
     init(
         root: String, inotify: Inotify, reader: TableReader, settler: Settler<SettleKey>,
