@@ -68,10 +68,12 @@ extension WatchLoop {
     /// not another table's write (a bulk save: `git checkout`, `rsync`, a release's five files), not a temporary file
     /// made for the next one, not a write to this file (which may have overtaken the read). Any of them and the read
     /// is dropped: the events are handled, the batch grows as it would have, and it is read whole once its window
-    /// closes, so a bulk save is still one batch. Only a finished write of the same file and nothing else (the
-    /// save's own `CLOSE_WRITE` after its rename) makes it read again at once. What is published passes every check a batch's reads pass (`read`,
-    /// `record`): size and times the same before and after, no writer holding a lease, the real path inside the
-    /// root, a clash's loser served as absent.
+    /// closes: a bulk save whose next file shows (its temporary file made, or its rename) within the quiet time is
+    /// one batch; one whose writer stalls longer after the first file is two. Only a finished write of the same file
+    /// and nothing else (the save's own `CLOSE_WRITE` after its rename) makes it read again at once.
+    ///
+    /// What is published passes every check a batch's reads pass (`read`, `record`): size and times the same before
+    /// and after, no writer holding a lease, the real path inside the root, a clash's loser served as absent.
     private func readAhead(
         into batch: inout ChangeBatch, at now: ContinuousClock.Instant,
         queuedEvents: () throws(SystemError) -> [InotifyEvent]

@@ -57,8 +57,8 @@ struct ServeSuite: BenchmarkSuite {
         let p99 = (WatchSuite.percentile(latency.daemon, 0.99) - WatchSuite.percentile(latency.floor, 0.99)) * 1e3
         print(String(format: "  above the floor: p50 +%.3f ms, p99 +%.3f ms", p50, p99))
         let bulk = try BulkSaves.measure(daemon: daemon, rounds: bulkSaves)
-        print("  bulk saves of \(Daemon.bulkTables.count) files each: \(bulk.rounds) saves, \(bulk.reloads) reloads naming "
-              + "their files (\(bulk.split) saves split into more than one); the writer's time from one file's rename "
+        print("  bulk saves of \(Daemon.bulkTables.count) files each: \(bulk.rounds) saves, \(bulk.reloads) reloads "
+              + "naming their files (\(bulk.split) saves split into more than one); the writer's time from one file's rename "
               + String(format: "to the next: p50 %.3f ms, max %.3f ms", WatchSuite.percentile(bulk.gaps, 0.5) * 1e3,
                        (bulk.gaps.max() ?? 0) * 1e3))
         let isAtFloor = p50 <= 0.3 && p99 <= 1 && bulk.split == 0

@@ -105,7 +105,7 @@ import Testing
         removal.note(.finished, to: "a", at: at(0))
         removal.note(.finished, to: "a", at: at(0))
         removal.note(.removed, to: "b", at: at(0))
-        #expect(removal.takeOffer(at: at(0)) == nil, "the same finished write again keeps it, another key's removal not")
+        #expect(removal.takeOffer(at: at(0)) == nil, "the same finished write keeps it, another key's removal not")
 
         var rewritten = Settler<String>(configuration: configuration)
         rewritten.note(.finished, to: "a", at: at(0))
