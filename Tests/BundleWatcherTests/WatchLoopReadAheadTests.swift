@@ -24,15 +24,24 @@ import Testing
 
     static let tables = (1...5).map { "en.lproj/T\($0).strings" }
 
+    /// A read that found another process holding the file open for writing is not published (a test running in
+    /// parallel that spawns a process lends it every descriptor until its exec): the save is made again, a few times
+    /// at most, so that one of them is read with no writer.
     @Test func aSingleSaveIsPublishedWithoutWaitingForTheWindow() throws {
         let bundle = try TestBundle()
         let (loop, inotify) = try Self.loop(on: bundle)
         #expect(loop.start().seen.count == 4)
-        try bundle.save("de.lproj/Localizable.strings", stringsText(["greeting": "Servus"]))
-        let start = ContinuousClock.now
-        loop.handle(try inotify.readEvents(), at: start)
-        let batch = loop.takeSettled(at: start) { () throws(SystemError) in try inotify.readEvents() }
-        #expect(batch?.seen == ["de.lproj/Localizable.strings": .parsed(["greeting": "Servus"])])
+        var published: [String: Seen]?
+        for attempt in 1...5 where published == nil {
+            try bundle.save("de.lproj/Localizable.strings", stringsText(["greeting": "Servus \(attempt)"]))
+            let start = ContinuousClock.now
+            loop.handle(try inotify.readEvents(), at: start)
+            published = loop.takeSettled(at: start) { () throws(SystemError) in try inotify.readEvents() }?.seen
+            if let published {
+                #expect(published == ["de.lproj/Localizable.strings": .parsed(["greeting": "Servus \(attempt)"])])
+            }
+        }
+        #expect(published != nil, "published at once, without the window of an hour")
         #expect(loop.nextDeadline == nil, "nothing is left waiting")
     }
 
