@@ -123,6 +123,9 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
         return key
     }
 
+    /// The key offered for a read ahead (or taken for one), if any.
+    package var offeredKey: Key? { offer.key }
+
     /// Withdraws the offer of the current batch's key (something else happened after the write that opened it).
     ///
     /// A finished write of another key, a modification or a removal of any key withdraws it in `note`.
@@ -194,17 +197,23 @@ package struct SettleTiming: Sendable, Hashable {
     /// published: a tool writing several files starts the next one's temporary file within it (about 40 µs after the
     /// last rename here), so a bulk save is not cut after its first file.
     package var readAheadQuiet: Duration
+    /// How long the read ahead stays off after it cut a bulk save (an event came within the batch window after it
+    /// published) or a batch of several tables was published: while a tool keeps writing, its saves wait for the
+    /// window and are one batch each.
+    package var readAheadHold: Duration
 
     /// Creates a configuration.
     package init(
         batchWindow: Duration = .microseconds(500),
         settleTime: Duration = .milliseconds(50),
         maximumDelay: Duration = .milliseconds(100),
-        readAheadQuiet: Duration = .microseconds(100)
+        readAheadQuiet: Duration = .microseconds(100),
+        readAheadHold: Duration = .seconds(1)
     ) {
         self.batchWindow = batchWindow
         self.settleTime = settleTime
         self.maximumDelay = maximumDelay
         self.readAheadQuiet = readAheadQuiet
+        self.readAheadHold = readAheadHold
     }
 }

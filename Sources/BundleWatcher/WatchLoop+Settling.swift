@@ -45,7 +45,10 @@ extension WatchLoop {
         if readAhead(into: &batch, at: now, queuedEvents: queuedEvents) {
             return batch.isEmpty ? nil : batch
         }
-        let due = settler.takeDue(at: now).flatMap(files(settlingBy:))
+        let dueKeys = settler.takeDue(at: now)
+        // Several tables at once: a tool is writing (a checkout, a sync, a release); its next saves wait for the window.
+        if dueKeys.count > 1 { holdReadAhead(at: now) }
+        let due = dueKeys.flatMap(files(settlingBy:))
         let reads = read(due)
         // A file modified again while it was read may have been read half-written: its newer version is noted
         // again by these events and read once it settles, so the older read is never published.
@@ -70,7 +73,10 @@ extension WatchLoop {
     /// is dropped: the events are handled, the batch grows as it would have, and it is read whole once its window
     /// closes: a bulk save whose next file shows (its temporary file made, or its rename) within the quiet time is
     /// one batch; one whose writer stalls longer after the first file is two. Only a finished write of the same file
-    /// and nothing else (the save's own `CLOSE_WRITE` after its rename) makes it read again at once.
+    /// and nothing else (the save's own `CLOSE_WRITE` after its rename) makes it read again at once. A read ahead
+    /// that turns out to have cut a bulk save (another event within the batch window after it), or a batch of
+    /// several tables, holds the read ahead back for `SettleTiming.readAheadHold`: a tool's further saves are one
+    /// batch each.
     ///
     /// What is published passes every check a batch's reads pass (`read`, `record`): size and times the same before
     /// and after, no writer holding a lease, the real path inside the root, a clash's loser served as absent.
@@ -78,7 +84,7 @@ extension WatchLoop {
         into batch: inout ChangeBatch, at now: ContinuousClock.Instant,
         queuedEvents: () throws(SystemError) -> [InotifyEvent]
     ) -> Bool {
-        guard pendingRescan == nil else { return false }
+        guard pendingRescan == nil, readAheadHeldUntil.map({ now >= $0 }) ?? true else { return false }
         // The same save's close after its rename, seen during the read, offers the key again: read it again, a few
         // times at most (a writer renaming onto the name without end waits for the window instead).
         for _ in 0..<3 {
@@ -98,12 +104,19 @@ extension WatchLoop {
                 continue
             }
             settler.take(key)
+            lastReadAhead = (key, now)
             for (file, read) in reads {
                 record(read, of: file, in: &batch, at: now, isFullScan: false)
             }
             return true
         }
         return false
+    }
+
+    /// Makes no read ahead for `SettleTiming.readAheadHold` from `now`: a tool is writing several files.
+    func holdReadAhead(at now: ContinuousClock.Instant) {
+        readAheadHeldUntil = now + settler.configuration.readAheadHold
+        lastReadAhead = nil
     }
 
     /// Reads `files`, a folder that loses a clash for its language as absent (its files are gone, whatever they

@@ -85,6 +85,11 @@ final class WatchLoop {
     var isResolvedForRead = false
     /// Whether every folder of the root was listed again while the events of the current read were handled.
     var isRescannedForRead = false
+    /// The table a read ahead published last, and when: an event other than that file's finished write within the
+    /// batch window after it means the read ahead cut a bulk save.
+    var lastReadAhead: (key: SettleKey, at: ContinuousClock.Instant)?
+    /// Until when no read ahead is made (`SettleTiming.readAheadHold`).
+    var readAheadHeldUntil: ContinuousClock.Instant?
     /// Waits until inotify has events queued or the instant passes (the read ahead's quiet time); the watcher's
     /// thread polls the inotify descriptor, tests that drive the loop step by step do not wait.
     var waitForEvents: (ContinuousClock.Instant) -> Void = { _ in }
@@ -137,6 +142,11 @@ final class WatchLoop {
             // folder's event) says more is happening: the batch waits for its window. One that notes something
             // other than the same finished write withdraws the offer in the settler.
             if settler.noteCount == notes { settler.withdrawOffer() }
+            if let last = lastReadAhead, now < last.at + settler.configuration.batchWindow,
+               settler.offeredKey != last.key {
+                // The read ahead published the first file of several: hold it back while the writer goes on.
+                holdReadAhead(at: now)
+            }
         }
     }
 
