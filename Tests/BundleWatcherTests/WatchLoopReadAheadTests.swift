@@ -85,8 +85,14 @@ import Testing
             return loop.takeSettled(at: at) { () throws(SystemError) in try inotify.readEvents() }?.seen
         }
         let start = ContinuousClock.now
-        try bundle.save(Self.tables[0], stringsText(["k": "1"]))
-        #expect(try step(start) == [Self.tables[0]: .parsed(["k": "1"])], "read ahead")
+        // Saved again (five times at most) while a read finds a writer: a process spawned by a test running in
+        // parallel holds every descriptor until its exec.
+        var first: [String: Seen]?
+        for _ in 1...5 where first == nil {
+            try bundle.save(Self.tables[0], stringsText(["k": "1"]))
+            first = try step(start)
+        }
+        #expect(first == [Self.tables[0]: .parsed(["k": "1"])], "read ahead")
         for table in Self.tables.dropFirst() { try bundle.save(table, stringsText(["k": "1"])) }
         #expect(try step(start + .milliseconds(1)) == nil, "the rest waits for the window")
         let rest = try step(start + Self.hour * 2)
