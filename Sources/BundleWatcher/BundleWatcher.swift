@@ -46,6 +46,9 @@ package final class BundleWatcher: Sendable {
     private let options: Options
     private let inotify: Inotify
     private let poller: Poller
+    /// Polls the inotify descriptor alone, for the read ahead's quiet time: `poller`'s wake-ups (`stop`, `rescan`)
+    /// are left for the loop's own wait.
+    private let quietPoller: Poller
     private let control: Mutex<Control>
     private let finished = Mutex(false)
     /// Whether reads are paused; held while events are read, so `pauseReading()` waits out a read in progress.
@@ -60,6 +63,8 @@ package final class BundleWatcher: Sendable {
         inotify = try Inotify()
         poller = try Poller()
         try poller.add(inotify.fileDescriptor)
+        quietPoller = try Poller()
+        try quietPoller.add(inotify.fileDescriptor)
         control = Mutex(Control(status: WatcherStatus(
             root: self.root, isRootPresent: true, watchedDirectories: 0, files: 0, pendingPaths: 0
         )))
@@ -75,8 +80,9 @@ package final class BundleWatcher: Sendable {
         // Detached: `stop()` ends it at its next wake-up, and `hasFinished` tells when it has.
         let limits = WatchLoop.SearchLimits(depth: options.catalogSearchDepth, folders: options.catalogSearchFolders)
         _ = NamedThread.run(name: "hotstrings-watcher") { [self] in
-            run(WatchLoop(root: root, inotify: inotify, reader: reader, settler: settler, searchLimits: limits),
-                onBatch: onBatch)
+            let loop = WatchLoop(root: root, inotify: inotify, reader: reader, settler: settler, searchLimits: limits)
+            loop.waitForEvents = { [quietPoller] deadline in _ = try? quietPoller.wait(timeout: deadline - .now) }
+            run(loop, onBatch: onBatch)
         }
     }
 

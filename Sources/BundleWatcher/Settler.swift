@@ -6,7 +6,9 @@
 ///
 /// - A finished write (`CLOSE_WRITE`, `MOVED_TO`) is due after a short batching window, shared by all
 ///   finished writes: each new one pushes the window back, up to `maximumDelay` after the first, so a
-///   bulk save (`git checkout`, `rsync`, `cp -r`) becomes one batch.
+///   bulk save (`git checkout`, `rsync`, `cp -r`) becomes one batch. The key that opens a batch is offered once
+///   (`takeOffer(at:)`) for a read ahead of the window: a single save is read at once, and published at once if
+///   nothing else happened meanwhile (`WatchLoop+Settling`); if something did, the batch grows as without it.
 /// - A table only modified (a writer that keeps the file open) is due once quiet for `settleTime`.
 /// - A removal is due after `settleTime`; the watcher then checks whether the file is still gone, so an
 ///   editor's delete-and-recreate never reports a deletion.
@@ -34,6 +36,27 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
     private var pending: [Key: Pending] = [:]
     private var batchOpened: Instant?
     private var batchDue: Instant?
+    /// How many changes were noted, ever: the watcher tells by it whether an event noted anything.
+    package private(set) var noteCount = 0
+    /// How many keys are `.inBatch`: a batch left with none (its keys written again) closes.
+    private var batchCount = 0
+    /// The read ahead of the current batch's only key (`takeOffer(at:)`).
+    private var offer = Offer.none
+
+    private enum Offer: Equatable {
+        case none
+        /// The key that opened the batch, its only key so far: it may be read ahead.
+        case open(Key)
+        /// Taken for a read ahead: a finished write of the same key (and nothing else) offers it again.
+        case taken(Key)
+
+        var key: Key? {
+            switch self {
+            case .none: nil
+            case .open(let key), .taken(let key): key
+            }
+        }
+    }
 
     /// Creates a settler with no pending keys.
     package init(configuration: SettleTiming = SettleTiming()) {
@@ -51,21 +74,69 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
 
     /// Makes `key` due again `delay` after `now`, on its own (a read that failed for a passing reason).
     package mutating func retry(_ key: Key, after delay: Duration, at now: Instant) {
-        pending[key] = .alone(due: now + delay)
+        setPending(key, .alone(due: now + delay))
     }
 
     /// Records a change to `key` at `now`.
     package mutating func note(_ change: Change, to key: Key, at now: Instant) {
+        noteCount &+= 1
         switch change {
         case .finished:
-            pending[key] = .inBatch
+            setPending(key, .inBatch)
+            // The same save's `CLOSE_WRITE` after its rename (`writeFileAtomically` closes after renaming), or the
+            // file saved again alone, keeps the offer (a read ahead under way reads it again); any other key ends it.
+            offer = batchOpened == nil || offer.key == key ? .open(key) : .none
             let opened = batchOpened ?? now
             batchOpened = opened
             batchDue = min(now + configuration.batchWindow, opened + configuration.maximumDelay)
         case .modified, .removed:
-            // A modification after a finished write means the file is being written again: wait for it.
-            pending[key] = .alone(due: now + configuration.settleTime)
+            // A modification after a finished write means the file is being written again: wait for it. Any key's
+            // says more is happening than one save: no read ahead.
+            offer = .none
+            setPending(key, .alone(due: now + configuration.settleTime))
         }
+    }
+
+    /// Sets what `key` waits for (nothing: `nil`), keeping the batch's count, offer and window true: a batch whose
+    /// last key leaves it closes, and a later finished write opens a new one.
+    private mutating func setPending(_ key: Key, _ state: Pending?) {
+        let wasInBatch = pending[key] == .inBatch
+        let isInBatch = state == .inBatch
+        pending[key] = state
+        batchCount += (isInBatch ? 1 : 0) - (wasInBatch ? 1 : 0)
+        guard !isInBatch else { return }
+        if offer.key == key { offer = .none }
+        if batchCount == 0 {
+            batchOpened = nil
+            batchDue = nil
+        }
+    }
+
+    /// The key of a batch that holds it alone and is not due yet, offered once per batch: the caller reads it ahead
+    /// of the window and, if nothing else changed meanwhile, takes it with `take(_:)` instead of waiting.
+    ///
+    /// Offered once: when the read ahead is not taken (another event came), the batch grows and is due as usual;
+    /// only a finished write of the same key, and nothing else, offers it again.
+    package mutating func takeOffer(at now: Instant) -> Key? {
+        guard case .open(let key) = offer, let due = batchDue, now < due else { return nil }
+        offer = .taken(key)
+        return key
+    }
+
+    /// The key offered for a read ahead (or taken for one), if any.
+    package var offeredKey: Key? { offer.key }
+
+    /// Withdraws the offer of the current batch's key (something else happened after the write that opened it).
+    ///
+    /// A finished write of another key, a modification or a removal of any key withdraws it in `note`.
+    package mutating func withdrawOffer() {
+        offer = .none
+    }
+
+    /// Takes `key` out of what is waiting now (its read ahead is published); the batch closes when it was its last
+    /// key.
+    package mutating func take(_ key: Key) {
+        setPending(key, nil)
     }
 
     /// The earliest instant at which `takeDue(at:)` will return something, or `nil` when idle.
@@ -95,10 +166,11 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
                 break
             }
         }
-        for key in due { pending[key] = nil }
+        for key in due { setPending(key, nil) }
         if batchIsDue {
             batchOpened = nil
             batchDue = nil
+            offer = .none
         }
         return due.sorted()
     }
@@ -106,8 +178,10 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
     /// Forgets everything pending (after a full rescan has made it moot).
     package mutating func reset() {
         pending.removeAll()
+        batchCount = 0
         batchOpened = nil
         batchDue = nil
+        offer = .none
     }
 }
 
@@ -119,15 +193,27 @@ package struct SettleTiming: Sendable, Hashable {
     package var settleTime: Duration
     /// The longest a finished write waits for the batch to close.
     package var maximumDelay: Duration
+    /// How long a single save read ahead of the batch window waits, from its event, for another event before it is
+    /// published: a tool writing several files starts the next one's temporary file within it (about 40 µs after the
+    /// last rename here), so a bulk save is not cut after its first file.
+    package var readAheadQuiet: Duration
+    /// How long the read ahead stays off after it cut a bulk save (an event came within the batch window after it
+    /// published) or a batch of several tables was published: while a tool keeps writing, its saves wait for the
+    /// window and are one batch each.
+    package var readAheadHold: Duration
 
     /// Creates a configuration.
     package init(
         batchWindow: Duration = .microseconds(500),
         settleTime: Duration = .milliseconds(50),
-        maximumDelay: Duration = .milliseconds(100)
+        maximumDelay: Duration = .milliseconds(100),
+        readAheadQuiet: Duration = .microseconds(100),
+        readAheadHold: Duration = .seconds(1)
     ) {
         self.batchWindow = batchWindow
         self.settleTime = settleTime
         self.maximumDelay = maximumDelay
+        self.readAheadQuiet = readAheadQuiet
+        self.readAheadHold = readAheadHold
     }
 }

@@ -55,8 +55,19 @@ extension WatchLoop {
         }
         brokenLinks = broken.reported
         rescanRootCatalogs(noting: .finished, at: now)
+        var brokenAfterwards: Set<String>?
         for entry in entries where BundleLayout.language(ofFolder: entry.name) != nil {
-            relink(entry.name, resolved: resolveFolder(entry.name), isBroken: broken.all.contains(entry.name), at: now)
+            let resolved = resolveFolder(entry.name)
+            var isBroken = broken.all.contains(entry.name)
+            if resolved == nil, !isBroken {
+                // Leading nowhere, through no broken link when the links were looked at: the swap may have come
+                // between the two looks (`..data` renamed to a release not there yet while this read's first event,
+                // the new link's, was handled). Its links are looked at again, once, after the folder: a folder
+                // whose release lacks it is dropped, one behind a broken link keeps its tables.
+                brokenAfterwards = brokenAfterwards ?? brokenLinks(among: entries).all
+                isBroken = brokenAfterwards?.contains(entry.name) == true
+            }
+            relink(entry.name, resolved: resolved, isBroken: isBroken, at: now)
         }
         // A watched folder whose entry is gone altogether: the install unlinks a dropped language right after the
         // swap, and by the time the swap's events are handled the link may be gone already.

@@ -85,6 +85,14 @@ final class WatchLoop {
     var isResolvedForRead = false
     /// Whether every folder of the root was listed again while the events of the current read were handled.
     var isRescannedForRead = false
+    /// The table a read ahead published last, and when: an event other than that file's finished write within the
+    /// batch window after it means the read ahead cut a bulk save.
+    var lastReadAhead: (key: SettleKey, at: ContinuousClock.Instant)?
+    /// Until when no read ahead is made (`SettleTiming.readAheadHold`).
+    var readAheadHeldUntil: ContinuousClock.Instant?
+    /// Waits until inotify has events queued or the instant passes (the read ahead's quiet time); the watcher's
+    /// thread polls the inotify descriptor, tests that drive the loop step by step do not wait.
+    var waitForEvents: (ContinuousClock.Instant) -> Void = { _ in }
 
     init(
         root: String, inotify: Inotify, reader: TableReader, settler: Settler<SettleKey>,
@@ -128,21 +136,35 @@ final class WatchLoop {
         isResolvedForRead = false
         isRescannedForRead = false
         for event in events {
-            if event.mask.contains(.queueOverflow) {
-                pendingRescan = .overflow
-                continue
+            let notes = settler.noteCount
+            handle(event, at: now)
+            // An event after the one that opened a batch that notes nothing (the next save's temporary file, a
+            // folder's event) says more is happening: the batch waits for its window. One that notes something
+            // other than the same finished write withdraws the offer in the settler.
+            if settler.noteCount == notes { settler.withdrawOffer() }
+            if let last = lastReadAhead, now < last.at + settler.configuration.batchWindow,
+               settler.offeredKey != last.key {
+                // The read ahead published the first file of several: hold it back while the writer goes on.
+                holdReadAhead(at: now)
             }
-            guard let watched = watches[event.watch] else { continue }
-            if event.mask.contains(.ignored) {
-                forget(watch: event.watch)
-                continue
-            }
-            switch watched {
-            case .root: handleRootEvent(event, at: now)
-            case .folder(let folder): handleFolderEvent(event, in: folder, at: now)
-            case .subfolder(let folder): handleSubfolderEvent(event, in: folder, at: now)
-            case .parent: handleParentEvent(event)
-            }
+        }
+    }
+
+    private func handle(_ event: InotifyEvent, at now: ContinuousClock.Instant) {
+        if event.mask.contains(.queueOverflow) {
+            pendingRescan = .overflow
+            return
+        }
+        guard let watched = watches[event.watch] else { return }
+        if event.mask.contains(.ignored) {
+            forget(watch: event.watch)
+            return
+        }
+        switch watched {
+        case .root: handleRootEvent(event, at: now)
+        case .folder(let folder): handleFolderEvent(event, in: folder, at: now)
+        case .subfolder(let folder): handleSubfolderEvent(event, in: folder, at: now)
+        case .parent: handleParentEvent(event)
         }
     }
 
@@ -255,72 +277,10 @@ final class WatchLoop {
         restoreRoot()
     }
 
-    // MARK: - Settling
-
-    /// The batch of whatever settled by `now`, or `nil` when nothing did.
-    ///
-    /// `queuedEvents` reads the events queued since the last read: those that came while files were read tell
-    /// which reads a newer write may have overtaken (a writer truncating and rewriting in place).
-    func takeSettled(
-        at now: ContinuousClock.Instant, queuedEvents: () throws(SystemError) -> [InotifyEvent]
-    ) -> ChangeBatch? {
-        var batch = ChangeBatch(problems: pendingProblems)
-        pendingProblems = []
-        if let reason = pendingRescan {
-            pendingRescan = nil
-            if reason == .rootRemoved {
-                // The last good tables stay served; nothing is deleted until the root is back and scanned.
-                batch.resync = .rootRemoved
-                return batch
-            }
-            if rootIsPresent || reason == .rootRestored {
-                var scanned = scan(cause: reason)
-                scanned.problems = batch.problems + scanned.problems
-                return scanned
-            }
-        }
-        // Every event queued by now is handled before a batch is taken: a look at the disk while handling the last
-        // ones (a re-resolution stats the folders after listing the root) may have seen a release swap that events
-        // still queued belong to (the link of a language it adds). What they note joins the batch, whose window
-        // starts over from `now`.
-        do {
-            handle(try queuedEvents(), at: now)
-        } catch {
-            requestRescan(.overflow)
-        }
-        if let due = relinkDue, due <= now {
-            relinkDue = nil
-            isResolvedForRead = false
-            reresolveFolders(at: now)
-            batch.problems += pendingProblems
-            pendingProblems = []
-        }
-        let due = settler.takeDue(at: now).flatMap(files(settlingBy:))
-        // The files of a folder not served because another is its language are gone, whatever they hold.
-        let unserved = due.filter { clashLosers.contains($0.folder) }
-        let readable = due.filter { !clashLosers.contains($0.folder) }
-        let contents = reader.read(readable) + unserved.map { _ in TableRead.absent }
-        // A file modified again while it was read may have been read half-written: its newer version is noted
-        // again by these events and read once it settles, so the older read is never published.
-        do {
-            handle(try queuedEvents(), at: .now)
-        } catch {
-            requestRescan(.overflow)
-        }
-        // After an overflow the events that would tell an overtaken read are lost: the rescan it brings reads
-        // every table again, so nothing read now is published.
-        if pendingRescan != .overflow {
-            for (file, read) in zip(readable + unserved, contents) where !settler.isPending(file.key) {
-                record(read, of: file, in: &batch, at: now, isFullScan: false)
-            }
-        }
-        return batch.isEmpty ? nil : batch
-    }
-
     // MARK: - The tree
 
     /// Watches the root and every language folder, reads every table, and reports them all.
-    private func scan(cause: ResyncReason?) -> ChangeBatch {
+    func scan(cause: ResyncReason?) -> ChangeBatch {
         var batch = ChangeBatch(isFullScan: true, resync: cause, problems: pendingProblems)
         settler.reset()
         removalsNoted = []
@@ -544,27 +504,6 @@ final class WatchLoop {
 
     func isDirectory(_ name: String) -> Bool {
         (try? FileSystem.status(atPath: root + "/" + name))?.kind == .directory
-    }
-
-    /// Every file to look at for `key`: a catalog's one file, or for a table, the table's file in each watched
-    /// folder of its language, and any file known before in a folder that is gone (to be found absent, and
-    /// reported removed).
-    private func files(settlingBy key: SettleKey) -> [TableFile] {
-        guard case .table(let id) = key else {
-            guard case .catalog(let path) = key else { return [] }
-            if let file = known.files(settlingBy: key).first { return [file] }
-            let slash = path.lastIndex(of: "/")
-            let folder = slash.map { String(path[..<$0]) } ?? ""
-            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-            return BundleLayout.catalogTable(ofFile: name).map {
-                [BundleLayout.catalog(named: name, ofTable: $0, in: folder)]
-            } ?? []
-        }
-        var files = known.files(settlingBy: key)
-        for folder in foldersOfLanguage[id.language] ?? [] {
-            files.formUnion(BundleLayout.files(ofTable: id.table, in: folder, language: id.language))
-        }
-        return files.sorted()
     }
 
     /// Reports a table file or language folder whose name is not UTF-8: no language tag or table name can be made

@@ -16,6 +16,7 @@ struct WatchSuite: BenchmarkSuite {
         USAGE: swift run -c release hotstrings-bench watch [--saves N] [--swaps N] [--catalog-saves N]
                    [--write-rate N] [--write-seconds S] [--idle-seconds S] [--corpus DIR]
                swift run -c release hotstrings-bench watch --languages N
+               swift run -c release hotstrings-bench watch --cold-start [--corpus DIR]
 
         Latency: a file of the bundle is atomically replaced (written beside it, renamed over it) N times;
         each time, the time until the store has produced the reload event, with default watcher settings,
@@ -38,6 +39,7 @@ struct WatchSuite: BenchmarkSuite {
           --write-seconds S  how long the in-place writer writes (default 5)
           --idle-seconds S   how long to measure idle CPU (default 60)
           --corpus DIR       the corpus folder (default: as for the parse suite)
+          --cold-start       only the cold start (to profile it)
           --languages N      only this: a release adding N languages installed into a watched bundle (the
                              release store's order: release folder renamed in, a link per language, `..data`
                              swapped) until the store serves all N, next to a cold start (scan + parse + store)
@@ -55,9 +57,11 @@ struct WatchSuite: BenchmarkSuite {
         let writeSeconds = try options.positiveInteger("--write-seconds") ?? 5
         let corpus = ParseInputs.corpusDirectory(option: try options.value("--corpus"))
         let languages = try options.positiveInteger("--languages")
+        let isColdStartOnly = options.flag("--cold-start")
         try options.finish()
         Signals.ignore(.pipe)
         if let languages { return try runManyLanguages(languages) }
+        if isColdStartOnly { return try runColdStart(corpus: corpus) ? 0 : 1 }
 
         let latency = try WatchLatency.measure(saves: saves)
         print("atomic save -> reload event in process, \(saves) saves, default settings (ms)")
@@ -109,18 +113,7 @@ struct WatchSuite: BenchmarkSuite {
         } else {
             print("catalog save: skipped, no IceCubesApp catalog under \(corpus ?? "?")")
         }
-        if let root = corpus.map({ $0 + "/element-ios/Riot/Assets" }), FileManager.default.fileExists(atPath: root) {
-            let cold = try ColdStart.measure(root: root)
-            print("cold start of element-ios (\(cold.files) files, \(Format.megabytes(cold.bytes)), \(cold.keys) keys)")
-            print(String(format: "  parse alone %.1f ms, watcher scan + parse + store %.1f ms: %.2fx",
-                         cold.parseSeconds * 1e3, cold.startSeconds * 1e3, cold.startSeconds / cold.parseSeconds))
-            print("  store resident growth on first load (upper bound) \(Format.megabytes(cold.storeBytes)) for \(Format.megabytes(cold.bytes)) on disk: "
-                  + Format.ratio(Double(cold.storeBytes) / Double(cold.bytes)))
-            passes = passes && cold.startSeconds <= 1.5 * cold.parseSeconds
-            print("  bar cold start <= 1.5x parse: \(cold.startSeconds <= 1.5 * cold.parseSeconds ? "PASS" : "FAIL")")
-        } else {
-            print("cold start: skipped, no corpus at \(corpus ?? "?")/element-ios")
-        }
+        passes = try runColdStart(corpus: corpus) && passes
 
         if let idle = try IdleCPU.measure(seconds: idleSeconds) {
             print(String(format: "idle: `hotstrings watch` used %.0f ms of CPU time in %d s on a quiet bundle (10 ms ticks)",
@@ -130,6 +123,27 @@ struct WatchSuite: BenchmarkSuite {
         }
         print("bar p99 within 2 ms of the floor: \(p99Gap <= 2 ? "PASS" : "FAIL")")
         return passes ? 0 : 1
+    }
+
+    /// The cold start of element-ios against parsing its files alone; whether it is within the bar (true when the
+    /// corpus is missing: skipped).
+    static func runColdStart(corpus: String?) throws -> Bool {
+        guard let root = corpus.map({ $0 + "/element-ios/Riot/Assets" }), FileManager.default.fileExists(atPath: root)
+        else {
+            print("cold start: skipped, no corpus at \(corpus ?? "?")/element-ios")
+            return true
+        }
+        let cold = try ColdStart.measure(root: root)
+        print("cold start of element-ios (\(cold.files) files, \(Format.megabytes(cold.bytes)), \(cold.keys) keys)")
+        print(String(format: "  parse alone %.1f ms, watcher scan + parse + store %.1f ms: %.2fx",
+                     cold.parseSeconds * 1e3, cold.startSeconds * 1e3, cold.startSeconds / cold.parseSeconds))
+        print(String(format: "  of which until the watcher hands on its scan (list, watch, read, parse) %.1f ms, the "
+                     + "store's apply %.1f ms (medians)", cold.scanSeconds * 1e3, cold.applySeconds * 1e3))
+        print("  store resident growth on first load (upper bound) \(Format.megabytes(cold.storeBytes)) for "
+              + "\(Format.megabytes(cold.bytes)) on disk: " + Format.ratio(Double(cold.storeBytes) / Double(cold.bytes)))
+        let passes = cold.startSeconds <= 1.3 * cold.parseSeconds
+        print("  bar cold start <= 1.3x parse: \(passes ? "PASS" : "FAIL")")
+        return passes
     }
 
     /// `watch --languages N`: the install of a release of N new languages against a cold start on it.
@@ -241,9 +255,13 @@ enum ColdStart {
     struct Figures {
         var files = 0, bytes = 0, keys = 0
         var parseSeconds = 0.0, startSeconds = 0.0
+        /// Of `startSeconds`: until the watcher handed on its full scan (scan, read, parse), and the store's apply.
+        var scanSeconds = 0.0, applySeconds = 0.0
         var storeBytes = 0
     }
 
+    /// Parsing alone and the cold start are timed in turns (a parse, then a start, seven times, the first of each
+    /// dropped), so that a machine whose load changes during the run weighs on both alike.
     static func measure(root: String) throws -> Figures {
         var figures = Figures()
         let paths = try FileManager.default.subpathsOfDirectory(atPath: root)
@@ -251,36 +269,50 @@ enum ColdStart {
         let contents = try paths.map { Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + $0))) }
         figures.files = paths.count
         figures.bytes = contents.reduce(0) { $0 + $1.count }
-        let parse = Measure.seconds(iterations: 5) {
+
+        var parses: [Double] = []
+        var starts: [Double] = []
+        var scans: [Double] = []
+        var applies: [Double] = []
+        for round in 0..<7 {
+            let parseStart = ContinuousClock.now
             var keys = 0
             for bytes in contents { keys += (try? StringsFile.parse(bytes).count) ?? 0 }
             figures.keys = keys
-        }
-        figures.parseSeconds = Measure.median(parse)
+            let parsed = (ContinuousClock.now - parseStart).seconds
 
-        var starts: [Double] = []
-        for round in 0..<6 {
             let before = try ProcessMemory.current().residentBytes
             let done = DispatchSemaphore(value: 0)
             let holder = StoreHolder()
+            let scanned = Mutex<ContinuousClock.Instant?>(nil)
             let start = ContinuousClock.now
             let watcher = try BundleWatcher(root: root)
             watcher.start { batch in
                 guard batch.isFullScan else { return }
+                scanned.withLock { $0 = .now }
                 Task {
                     _ = await holder.store.apply(batch)
                     done.signal()
                 }
             }
             done.wait()
-            let elapsed = (ContinuousClock.now - start).seconds
+            let end = ContinuousClock.now
             watcher.stop()
-            if round > 0 { starts.append(elapsed) }  // the first round warms the page cache and the runtime
+            if round > 0 {  // the first round warms the page cache and the runtime
+                parses.append(parsed)
+                starts.append((end - start).seconds)
+                let handedOn = scanned.withLock { $0 } ?? end
+                scans.append((handedOn - start).seconds)
+                applies.append((end - handedOn).seconds)
+            }
             // The first load's growth is the store plus whatever the runtime set up on first use: an upper bound.
             if round == 0 { figures.storeBytes = try ProcessMemory.current().residentBytes - before }
             withExtendedLifetime(holder) {}
         }
+        figures.parseSeconds = Measure.median(parses)
         figures.startSeconds = Measure.median(starts)
+        figures.scanSeconds = Measure.median(scans)
+        figures.applySeconds = Measure.median(applies)
         return figures
     }
 }

@@ -74,6 +74,49 @@ import Testing
         settler.reset()
         #expect(settler.isIdle && settler.nextDeadline == nil && settler.takeDue(at: at(100)).isEmpty)
     }
+
+    @Test func theKeyThatOpensABatchIsOfferedOnceAndTakenClosesIt() {
+        var settler = Settler<String>(configuration: configuration)
+        settler.note(.removed, to: "other", at: at(0))
+        settler.note(.finished, to: "a", at: at(0))
+        settler.note(.finished, to: "a", at: at(0))
+        #expect(settler.takeOffer(at: at(1)) == "a")
+        #expect(settler.takeOffer(at: at(1)) == nil, "offered once")
+        settler.take("a")
+        #expect(settler.pendingCount == 1 && settler.nextDeadline == at(50), "the batch is closed; the removal waits")
+        // The next finished write opens a new batch, offered again.
+        settler.note(.finished, to: "b", at: at(3))
+        #expect(settler.takeOffer(at: at(3)) == "b")
+    }
+
+    @Test func noOfferForABatchOfSeveralKeysOrAfterAnotherEventOrOnceDue() {
+        var two = Settler<String>(configuration: configuration)
+        two.note(.finished, to: "a", at: at(0))
+        two.note(.finished, to: "b", at: at(0))
+        #expect(two.takeOffer(at: at(0)) == nil)
+        #expect(two.takeDue(at: at(2)) == ["a", "b"])
+
+        var withdrawn = Settler<String>(configuration: configuration)
+        withdrawn.note(.finished, to: "a", at: at(0))
+        withdrawn.withdrawOffer()
+        #expect(withdrawn.takeOffer(at: at(0)) == nil)
+
+        var removal = Settler<String>(configuration: configuration)
+        removal.note(.finished, to: "a", at: at(0))
+        removal.note(.finished, to: "a", at: at(0))
+        removal.note(.removed, to: "b", at: at(0))
+        #expect(removal.takeOffer(at: at(0)) == nil, "the same finished write keeps it, another key's removal not")
+
+        var rewritten = Settler<String>(configuration: configuration)
+        rewritten.note(.finished, to: "a", at: at(0))
+        rewritten.note(.modified, to: "a", at: at(0))
+        #expect(rewritten.takeOffer(at: at(0)) == nil, "written again: it waits until quiet")
+
+        var due = Settler<String>(configuration: configuration)
+        due.note(.finished, to: "a", at: at(0))
+        #expect(due.takeOffer(at: at(2)) == nil, "the window is over: the batch is read as usual")
+        #expect(due.takeDue(at: at(2)) == ["a"])
+    }
 }
 
 @Suite struct BundleLayoutTests {

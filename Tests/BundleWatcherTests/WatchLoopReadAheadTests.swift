@@ -1,0 +1,210 @@
+import BundleChanges
+import Glibc
+import LinuxSystem
+import Testing
+@testable import BundleWatcher
+
+/// A single save is read at its first finished write, ahead of the batch window, and published at once when nothing
+/// else happened meanwhile (issue 26); a bulk save is still one batch. Driven through the watch loop with a batch
+/// window of an hour, so that only the read ahead can publish before the window, and each race is the same on every
+/// run: the test makes its writes when the loop asks for the events queued after its read.
+@Suite struct WatchLoopReadAheadTests {
+    static let hour = Duration.seconds(3600)
+
+    /// A watch loop on `bundle`, not started, whose batch window and settle time are an hour; and its inotify
+    /// instance, which the test reads itself.
+    static func loop(on bundle: TestBundle) throws -> (WatchLoop, Inotify) {
+        let inotify = try Inotify()
+        let timing = SettleTiming(batchWindow: hour, settleTime: hour, maximumDelay: hour, readAheadHold: hour * 10)
+        let reader = TableReader(root: bundle.root, maximumFileSize: 1 << 20, parallelThreshold: 1_000,
+                                 followsExternalSymlinks: false)
+        return (WatchLoop(root: bundle.root, inotify: inotify, reader: reader, settler: Settler(configuration: timing)),
+                inotify)
+    }
+
+    static let tables = (1...5).map { "en.lproj/T\($0).strings" }
+
+    /// A read that found another process holding the file open for writing is not published (a test running in
+    /// parallel that spawns a process lends it every descriptor until its exec): the save is made again, a few times
+    /// at most, so that one of them is read with no writer.
+    @Test func aSingleSaveIsPublishedWithoutWaitingForTheWindow() throws {
+        let bundle = try TestBundle()
+        let (loop, inotify) = try Self.loop(on: bundle)
+        #expect(loop.start().seen.count == 4)
+        var published: [String: Seen]?
+        for attempt in 1...5 where published == nil {
+            try bundle.save("de.lproj/Localizable.strings", stringsText(["greeting": "Servus \(attempt)"]))
+            let start = ContinuousClock.now
+            loop.handle(try inotify.readEvents(), at: start)
+            published = loop.takeSettled(at: start) { () throws(SystemError) in try inotify.readEvents() }?.seen
+            if let published {
+                #expect(published == ["de.lproj/Localizable.strings": .parsed(["greeting": "Servus \(attempt)"])])
+            }
+        }
+        #expect(published != nil, "published at once, without the window of an hour")
+        #expect(loop.nextDeadline == nil, "nothing is left waiting")
+    }
+
+    /// The other four files of a bulk save come while the first one is read ahead: the read is dropped and the five
+    /// are one batch, when the window closes.
+    @Test func aBulkSaveWhoseFilesComeDuringTheReadAheadIsOneBatch() throws {
+        let bundle = try TestBundle(Dictionary(uniqueKeysWithValues: Self.tables.map { ($0, stringsText(["k": "0"])) }))
+        let (loop, inotify) = try Self.loop(on: bundle)
+        #expect(loop.start().seen.count == 5)
+        try bundle.save(Self.tables[0], stringsText(["k": "1"]))
+        let start = ContinuousClock.now
+        loop.handle(try inotify.readEvents(), at: start)
+        // The loop asks for queued events before it reads ahead, once it has read ahead, and once it has read what is
+        // due (nothing, here).
+        var asked = 0
+        let early = loop.takeSettled(at: start) { () throws(SystemError) in
+            asked += 1
+            if asked == 2 {
+                for table in Self.tables.dropFirst() { try bundle.saveRaw(table, stringsText(["k": "1"])) }
+            }
+            return try inotify.readEvents()
+        }
+        #expect(asked == 3)
+        #expect(early.map { "\($0.seen)" } == nil, "nothing published before the window closes")
+        let batch = loop.takeSettled(at: start + Self.hour) { () throws(SystemError) in try inotify.readEvents() }
+        let expected = Dictionary(uniqueKeysWithValues: Self.tables.map { ($0, Seen.parsed(["k": "1"])) })
+        #expect(batch?.seen == expected, "the five files in one batch")
+        #expect(loop.nextDeadline == nil, "nothing follows")
+    }
+
+    /// The other files of a bulk save come just after the read ahead published the first (a writer slower than the
+    /// read and its quiet time): that save is cut in two, but the read ahead is held back, so the tool's next save
+    /// (here a single file, written while the hold lasts) waits for the window; once the hold is over, a single save
+    /// is read ahead again.
+    @Test func aBulkSaveCutByTheReadAheadHoldsItBack() throws {
+        let bundle = try TestBundle(Dictionary(uniqueKeysWithValues: Self.tables.map { ($0, stringsText(["k": "0"])) }))
+        let (loop, inotify) = try Self.loop(on: bundle)
+        #expect(loop.start().seen.count == 5)
+        func step(_ at: ContinuousClock.Instant) throws -> [String: Seen]? {
+            loop.handle(try inotify.readEvents(), at: at)
+            return loop.takeSettled(at: at) { () throws(SystemError) in try inotify.readEvents() }?.seen
+        }
+        let start = ContinuousClock.now
+        // Saved again (five times at most) while a read finds a writer: a process spawned by a test running in
+        // parallel holds every descriptor until its exec.
+        var first: [String: Seen]?
+        for _ in 1...5 where first == nil {
+            try bundle.save(Self.tables[0], stringsText(["k": "1"]))
+            first = try step(start)
+        }
+        #expect(first == [Self.tables[0]: .parsed(["k": "1"])], "read ahead")
+        for table in Self.tables.dropFirst() { try bundle.save(table, stringsText(["k": "1"])) }
+        #expect(try step(start + .milliseconds(1)) == nil, "the rest waits for the window")
+        let rest = try step(start + Self.hour * 2)
+        #expect(rest?.count == 4, "the rest in one batch")
+
+        let held = start + Self.hour * 3
+        try bundle.save(Self.tables[0], stringsText(["k": "2"]))
+        #expect(try step(held) == nil, "held back: no read ahead")
+        #expect(try step(held + Self.hour * 2) == [Self.tables[0]: .parsed(["k": "2"])], "at the window")
+
+        let later = start + Self.hour * 20
+        try bundle.save(Self.tables[0], stringsText(["k": "3"]))
+        #expect(try step(later) == [Self.tables[0]: .parsed(["k": "3"])], "read ahead again once the hold is over")
+    }
+
+    /// Another event of any kind after the write that opened the batch (here the next file's temporary file, in
+    /// the same read of events) means more is coming: no read ahead, the batch waits for its window.
+    @Test func anyOtherEventAfterTheFirstWriteWaitsForTheWindow() throws {
+        let bundle = try TestBundle()
+        let (loop, inotify) = try Self.loop(on: bundle)
+        #expect(loop.start().seen.count == 4)
+        try bundle.save("de.lproj/Localizable.strings", stringsText(["greeting": "Servus"]))
+        try writeText("next", toPath: bundle.path("de.lproj/.InfoPlist.strings.tmp"))
+        let start = ContinuousClock.now
+        loop.handle(try inotify.readEvents(), at: start)
+        var asked = 0
+        let early = loop.takeSettled(at: start) { () throws(SystemError) in
+            asked += 1
+            return try inotify.readEvents()
+        }
+        #expect(early.map { "\($0.seen)" } == nil)
+        #expect(asked == 2, "no read ahead: one look before the batch and one after its (empty) read")
+        let batch = loop.takeSettled(at: start + Self.hour) { () throws(SystemError) in try inotify.readEvents() }
+        #expect(batch?.seen == ["de.lproj/Localizable.strings": .parsed(["greeting": "Servus"])])
+    }
+
+    /// A writer that truncates the file and starts writing it again after the finished write that opened the batch,
+    /// before the read ahead: it is still writing while the file is read. What the read found is never published,
+    /// the writer's whole version is, once it closes the file.
+    @Test func aFileStillBeingWrittenWhenTheReadAheadStartsIsNotPublished() throws {
+        let bundle = try TestBundle()
+        let path = bundle.path("en.lproj/Localizable.strings")
+        let (loop, inotify) = try Self.loop(on: bundle)
+        #expect(loop.start().seen.count == 4)
+        try writeText(stringsText(["greeting": "Hi"]), toPath: path)
+        let start = ContinuousClock.now
+        loop.handle(try inotify.readEvents(), at: start)
+
+        let writer = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        try #require(writer >= 0)
+        var isOpen = true
+        defer { if isOpen { close(writer) } }
+        let whole = Array(stringsText(["greeting": "Hey", "farewell": "Bye"]).utf8)
+        let half = whole.count / 2
+        var asked = 0
+        let early = loop.takeSettled(at: start) { () throws(SystemError) in
+            asked += 1
+            // Before the read ahead: the writer's truncate and first half, its events left in the kernel's queue.
+            if asked == 1 { #expect(whole.withUnsafeBytes { write(writer, $0.baseAddress, half) } == half) }
+            return asked == 1 ? [] : try inotify.readEvents()
+        }
+        #expect(asked == 3)
+        #expect(early.map { "\($0.seen)" } == nil, "the half-written file is not published")
+
+        let rest = whole.count - half
+        #expect(whole.withUnsafeBytes { write(writer, $0.baseAddress! + half, rest) } == rest)
+        close(writer)
+        isOpen = false
+        let later = start + .milliseconds(1)
+        loop.handle(try inotify.readEvents(), at: later)
+        let batch = loop.takeSettled(at: later) { () throws(SystemError) in try inotify.readEvents() }
+        #expect(batch?.seen == ["en.lproj/Localizable.strings": .parsed(["greeting": "Hey", "farewell": "Bye"])],
+                "the whole version, read ahead once the writer closed the file")
+    }
+}
+
+extension TestBundle {
+    /// Replaces a file atomically, as `save` does, but throwing `SystemError` (inside a typed-throws closure).
+    func saveRaw(_ relative: String, _ text: String) throws(SystemError) {
+        try FileSystem.writeFileAtomically(Array(text.utf8), toPath: path(relative))
+    }
+}
+
+/// The read ahead on the watcher's own thread, with real saves.
+@Suite struct WatcherReadAheadTests {
+    /// With a batch window and a longest delay far beyond the test's wait, only the read ahead can publish a save.
+    @Test func aSingleSaveIsPublishedWithoutWaitingForAnotherEvent() throws {
+        let session = try WatchSession(TestBundle()) {
+            $0.settling = SettleTiming(batchWindow: .seconds(3600), settleTime: .milliseconds(30),
+                                       maximumDelay: .seconds(3600))
+        }
+        // One save: a second one within the window of an hour would be a bulk save's next file to the read ahead.
+        let start = session.log.count
+        try session.bundle.save("de.lproj/Localizable.strings", stringsText(["greeting": "Servus"]))
+        try session.waitFor("de.lproj/Localizable.strings", .parsed(["greeting": "Servus"]), from: start)
+    }
+
+    /// Five files saved while the watcher does not read events (as if it were busy): its next read sees them all,
+    /// and they are one batch.
+    @Test func aBulkSaveOfFiveFilesIsOneBatch() throws {
+        let tables = WatchLoopReadAheadTests.tables
+        let session = try WatchSession(TestBundle(Dictionary(uniqueKeysWithValues: tables.map {
+            ($0, stringsText(["k": "0"]))
+        })))
+        let start = session.log.count
+        session.watcher.pauseReading()
+        for table in tables { try session.bundle.save(table, stringsText(["k": "1"])) }
+        try session.watcher.resumeReading()
+        let index = try session.log.waitForBatch(from: start, "the bulk save") { !$0.updates.isEmpty }
+        let expected = Dictionary(uniqueKeysWithValues: tables.map { ($0, Seen.parsed(["k": "1"])) })
+        #expect(session.log.all[index].seen == expected, "the five files in one batch")
+        let after = try session.flush()
+        #expect(session.log.effectiveChanges(in: (index + 1)..<after) == [], "nothing else")
+    }
+}
