@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsLint
 import HotStringsRelease
 import HotStringsService
 

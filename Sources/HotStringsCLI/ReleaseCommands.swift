@@ -1,5 +1,4 @@
 import Foundation
-import HotStringsLint
 import HotStringsRelease
 import HotStringsService
 import LinuxSystem
