@@ -121,7 +121,8 @@ package struct SHA512: Sendable {
     /// One 128-byte block through the compression function (6.4.2).
     private mutating func compress(_ block: UnsafeRawPointer) {
         // The message schedule on the stack: a heap array per 128-byte block was most of a hash's time.
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 80) { w in
+        var w = InlineArray<80, UInt64>(repeating: 0)
+        do {
             for index in 0..<16 {
                 w[index] = UInt64(bigEndian: block.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self))
             }
