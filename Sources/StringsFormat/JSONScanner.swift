@@ -109,16 +109,41 @@ package struct JSONScanner {
     /// Reads up to the next member's value: returns its name (with the cursor before the value) and the name's
     /// offset, or `nil` after the closing `}`. `isFirst` is the caller's flag for this object, set false here.
     package mutating func nextMember(isFirst: inout Bool) throws(JSONSyntaxError) -> (name: String, offset: Int)? {
+        guard try nextMemberStart(isFirst: &isFirst) else { return nil }
+        let offset = index
+        return (try readMemberName(), offset)
+    }
+
+    /// Whether another member follows, with the cursor then on its name's opening quote (so a caller can look at
+    /// the member's bytes before reading it); `false` after the closing `}`.
+    package mutating func nextMemberStart(isFirst: inout Bool) throws(JSONSyntaxError) -> Bool {
         guard try continueContainer(closing: UInt8(ascii: "}"), isFirst: &isFirst, what: "object") else {
-            return nil
+            return false
         }
         guard index < bytes.count, bytes[index] == Self.quote else { throw error("expected a member name") }
-        let offset = index
+        return true
+    }
+
+    /// Reads a member's name and the `:` after it, leaving the cursor before the value.
+    package mutating func readMemberName() throws(JSONSyntaxError) -> String {
         let name = try readString()
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
         index += 1
-        return (name, offset)
+        return name
+    }
+
+    /// Whether the bytes at the cursor begin with `expected`.
+    package func hasPrefix(_ expected: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count - index >= expected.count
+            && ByteKeyIndex.bytesEqual(bytes, index, expected, 0, count: expected.count)
+    }
+
+    /// Moves the cursor to `offset`, at or after the start of a value the caller has looked at (a value it read
+    /// before, or the same bytes as a value read from an earlier version of the input); nesting is unchanged.
+    package mutating func move(to offset: Int) {
+        precondition(offset >= 0 && offset <= bytes.count, "offset outside the input")
+        index = offset
     }
 
     /// Whether another element follows (the cursor is then before it); `false` after the closing `]`.

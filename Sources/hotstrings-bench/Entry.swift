@@ -17,6 +17,7 @@ struct HotStringsBench {
         OTASuite.self,
         EditSuite.self,
         SignSuite.self,
+        CatalogSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.

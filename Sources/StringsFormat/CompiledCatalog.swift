@@ -1,0 +1,222 @@
+/// A String Catalog compiled to its table in each language, kept between reads of one file so that reading the
+/// next version reads and compiles only the keys whose JSON changed.
+///
+/// A save changes a few keys of a catalog of thousands, yet reading the whole JSON into `StringCatalog` and
+/// compiling every language costs several times what the same save of a `.strings` file costs. This keeps the
+/// last good version's bytes and, for each key, where its member (name, `:` and value) was in them and what it
+/// compiled to. A member of the new version whose bytes are those of a member of the last one is taken as it is,
+/// without scanning it (bytes that read whole before read the same now); only the other members are read. Each
+/// language's table is then reused when none of its entries changed, else made again from the compiled entries.
+/// The tables are exactly those of `StringCatalog.parse` and `compiled(language:)` (a test compares them), and a
+/// file that does not read gives exactly their `ParseError`.
+///
+/// Memory: the last version's bytes, the compiled entries (which share their strings with the tables) and the
+/// tables; one per catalog, dropped by its owner when the file goes.
+package struct CompiledCatalog: Sendable {
+    /// The table of each language the catalog has, as `StringCatalog.compiled(language:)` makes it.
+    package private(set) var tables: [String: TableContent] = [:]
+    /// The languages whose tables the last `read` made again (all of them on the first read).
+    package private(set) var changedLanguages: Set<String> = []
+
+    /// The languages of `tables` as `StringCatalog.languages` orders them: the source language, then sorted.
+    package var languages: [String] {
+        [sourceLanguage] + tables.keys.filter { $0 != sourceLanguage }.sorted()
+    }
+
+    /// The last good version of the file.
+    private var bytes: [UInt8] = []
+    private var sourceLanguage = ""
+    /// The keys in file order, each once.
+    private var entries: [CompiledEntry] = []
+
+    /// An empty cache: the first `read` reads the whole file.
+    package init() {}
+
+    /// Reads a new version of the catalog's bytes; on a `ParseError` the last good version stays.
+    ///
+    /// - Throws: the `ParseError` that `StringCatalog.parse` throws for these bytes.
+    /// - Complexity: O(n) in the bytes, with a comparison of bytes for each member a previous version had.
+    package mutating func read(_ newBytes: [UInt8]) throws(ParseError) {
+        guard newBytes.count <= StringCatalog.maximumSize else {
+            _ = try StringCatalog.parse(newBytes)  // its error, exactly
+            return
+        }
+        let result = newBytes.withUnsafeBufferPointer { buffer in
+            bytes.withUnsafeBufferPointer { old in
+                Result { () throws(ParseError) in try Self.readEntries(buffer, reusing: old, entries) }
+            }
+        }
+        let read: (sourceLanguage: String, entries: [CompiledEntry], reused: [Int?])
+        do throws(ParseError) {
+            read = try result.get()
+        } catch {
+            // A member taken from the last version is never scanned again, so which error comes first could
+            // differ from a whole read: the whole read says, as it says for everyone.
+            _ = try StringCatalog.parse(newBytes)
+            throw error
+        }
+        update(sourceLanguage: read.sourceLanguage, entries: read.entries, reused: read.reused)
+        bytes = newBytes
+    }
+
+    /// Reads the document; `reused[i]` is the index in `previous` of the entry that entry `i` was taken from whole.
+    private static func readEntries(_ buffer: UnsafeBufferPointer<UInt8>, reusing old: UnsafeBufferPointer<UInt8>,
+                                    _ previous: [CompiledEntry])
+        throws(ParseError) -> (sourceLanguage: String, entries: [CompiledEntry], reused: [Int?])
+    {
+        var reader = StringCatalogReader(buffer)
+        reader.countsLines = false
+        var entries: [CompiledEntry] = []
+        var reused: [Int?] = []
+        var positions: [String: Int] = [:]
+        let (sourceLanguage, _) = try reader.read { reader throws(StringCatalogReader.Failure) in
+            var matcher = MemberMatcher(previous: previous, bytes: old)
+            try reader.expectObject("strings")
+            var isFirst = true
+            while try reader.scanner.nextMemberStart(isFirst: &isFirst) {
+                let (entry, from) = try matcher.readMember(with: &reader)
+                if let position = positions[entry.key] {
+                    entries[position] = entry  // JSON's last-one-wins, in the first one's place
+                    reused[position] = nil
+                } else {
+                    positions[entry.key] = entries.count
+                    entries.append(entry)
+                    reused.append(from)
+                }
+            }
+        }
+        return (sourceLanguage, entries, reused)
+    }
+
+    /// Takes the new entries, making again the tables of the languages whose entries changed.
+    private mutating func update(sourceLanguage: String, entries: [CompiledEntry], reused: [Int?]) {
+        var languages: Set<String> = [sourceLanguage]
+        for entry in entries { languages.formUnion(entry.values.keys) }
+        var changed: Set<String>
+        if sourceLanguage == self.sourceLanguage, entries.count == self.entries.count {
+            changed = []
+            for (index, entry) in entries.enumerated() where reused[index] != index {
+                let old = self.entries[index]
+                guard entry.key == old.key, entry.comment == old.comment else {
+                    changed = languages
+                    break
+                }
+                for language in Set(entry.values.keys).union(old.values.keys)
+                where entry.values[language] != old.values[language] {
+                    changed.insert(language)
+                }
+            }
+        } else {
+            changed = languages
+        }
+        var tables: [String: TableContent] = [:]
+        for language in languages {
+            if !changed.contains(language), let table = self.tables[language] {
+                tables[language] = table
+            } else {
+                changed.insert(language)
+                tables[language] = Self.table(language: language, sourceLanguage: sourceLanguage, entries)
+            }
+        }
+        self.tables = tables
+        self.changedLanguages = changed
+        self.sourceLanguage = sourceLanguage
+        self.entries = entries
+    }
+
+    /// One language's table, as `StringCatalog.compiled(language:)` makes it.
+    private static func table(language: String, sourceLanguage: String, _ entries: [CompiledEntry]) -> TableContent {
+        var output = TableContent()
+        for entry in entries {
+            let value: CatalogValue? = if let compiled = entry.values[language] {
+                compiled
+            } else {
+                language == sourceLanguage ? .text(entry.key) : nil
+            }
+            output.append(value, key: entry.key, comment: entry.comment)
+        }
+        return output
+    }
+}
+
+/// One key of a compiled catalog: what its localization in each language compiles to.
+struct CompiledEntry: Sendable {
+    var key: String
+    var comment: String?
+    /// By language; `.some(nil)` for a localization that compiles to no text (no string unit, no variations).
+    var values: [String: CatalogValue?]
+    /// Where the member (name, `:`, value) is in the bytes it was read from.
+    var member: Range<Int>
+    /// Where its value starts in those bytes.
+    var valueStart: Int
+
+    init(_ entry: StringCatalog.Entry, member: Range<Int>, valueStart: Int) {
+        key = entry.key
+        comment = entry.comment
+        values = entry.localizations.mapValues { CatalogValue($0) }
+        self.member = member
+        self.valueStart = valueStart
+    }
+
+    /// This entry found again at `offset` of newer bytes.
+    func moved(to offset: Int) -> CompiledEntry {
+        var moved = self
+        let shift = offset - member.lowerBound
+        moved.member = offset..<(member.upperBound + shift)
+        moved.valueStart += shift
+        return moved
+    }
+}
+
+/// Finds, for each member of the new `strings`, the member of the last version with the same bytes: first the one
+/// after the last one found (a save keeps the order of the keys), else the one of the same key.
+private struct MemberMatcher {
+    let previous: [CompiledEntry]
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The entry of `previous` the next member most likely is.
+    var next = 0
+    /// The entries of `previous` by key, made the first time a member is not where it was.
+    var byKey: [String: Int]?
+
+    init(previous: [CompiledEntry], bytes: UnsafeBufferPointer<UInt8>) {
+        self.previous = previous
+        self.bytes = bytes
+    }
+
+    /// Reads the member at the cursor (on its name's quote): the entry, and the index of the entry of `previous`
+    /// it was taken from whole, if it was.
+    mutating func readMember(with reader: inout StringCatalogReader)
+        throws(StringCatalogReader.Failure) -> (CompiledEntry, Int?)
+    {
+        let start = reader.scanner.index
+        if next < previous.count, reader.scanner.hasPrefix(slice(previous[next].member)) {
+            let entry = previous[next].moved(to: start)
+            reader.scanner.move(to: entry.member.upperBound)
+            next += 1
+            return (entry, next - 1)
+        }
+        let key = try reader.scanner.readMemberName()
+        _ = reader.scanner.peek()
+        let valueStart = reader.scanner.index
+        if byKey == nil {
+            byKey = Dictionary(previous.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { $1 })
+        }
+        if let index = byKey?[key] {
+            next = index + 1
+            let old = previous[index]
+            if reader.scanner.hasPrefix(slice(old.valueStart..<old.member.upperBound)) {
+                var entry = old.moved(to: start)
+                entry.valueStart = valueStart
+                entry.member = start..<(valueStart + old.member.upperBound - old.valueStart)
+                reader.scanner.move(to: entry.member.upperBound)
+                return (entry, index)
+            }
+        }
+        let entry = try reader.readEntry(key: key, at: start)
+        return (CompiledEntry(entry, member: start..<reader.scanner.index, valueStart: valueStart), nil)
+    }
+
+    private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[range])
+    }
+}
