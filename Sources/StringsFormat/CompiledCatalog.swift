@@ -28,6 +28,8 @@ package struct CompiledCatalog: Sendable {
     private var sourceLanguage = ""
     /// The keys in file order, each once.
     private var entries: [CompiledEntry] = []
+    /// How many entries have a localization in each language.
+    private var languageCounts: [String: Int] = [:]
 
     /// An empty cache: the first `read` reads the whole file.
     package init() {}
@@ -68,18 +70,22 @@ package struct CompiledCatalog: Sendable {
         reader.countsLines = false
         var entries: [CompiledEntry] = []
         var reused: [Int?] = []
-        var positions: [String: Int] = [:]
+        entries.reserveCapacity(previous.count)
+        reused.reserveCapacity(previous.count)
+        // By key, hashed once when the key was first read: a reused entry's key is not hashed again.
+        var positions: [HashedKey: Int] = [:]
+        positions.reserveCapacity(previous.count)
         let (sourceLanguage, _) = try reader.read { reader throws(StringCatalogReader.Failure) in
             var matcher = MemberMatcher(previous: previous, bytes: old)
             try reader.expectObject("strings")
             var isFirst = true
             while try reader.scanner.nextMemberStart(isFirst: &isFirst) {
                 let (entry, from) = try matcher.readMember(with: &reader)
-                if let position = positions[entry.key] {
+                if let position = positions[entry.hashedKey] {
                     entries[position] = entry  // JSON's last-one-wins, in the first one's place
                     reused[position] = nil
                 } else {
-                    positions[entry.key] = entries.count
+                    positions[entry.hashedKey] = entries.count
                     entries.append(entry)
                     reused.append(from)
                 }
@@ -90,11 +96,21 @@ package struct CompiledCatalog: Sendable {
 
     /// Takes the new entries, making again the tables of the languages whose entries changed.
     private mutating func update(sourceLanguage: String, entries: [CompiledEntry], reused: [Int?]) {
-        var languages: Set<String> = [sourceLanguage]
-        for entry in entries { languages.formUnion(entry.values.keys) }
-        var changed: Set<String>
+        // The languages are counted, not gathered from every entry: an entry taken whole brings what it brought.
+        var kept = [Bool](repeating: false, count: self.entries.count)
+        for case let index? in reused { kept[index] = true }
+        for (index, entry) in self.entries.enumerated() where !kept[index] {
+            for language in entry.values.keys { languageCounts[language]! -= 1 }
+        }
+        for (index, entry) in entries.enumerated() where reused[index] == nil {
+            for language in entry.values.keys { languageCounts[language, default: 0] += 1 }
+        }
+        languageCounts = languageCounts.filter { $0.value > 0 }
+        var languages = Set(languageCounts.keys)
+        languages.insert(sourceLanguage)
+
+        var changed: Set<String> = []
         if sourceLanguage == self.sourceLanguage, entries.count == self.entries.count {
-            changed = []
             for (index, entry) in entries.enumerated() where reused[index] != index {
                 let old = self.entries[index]
                 guard entry.key == old.key, entry.comment == old.comment else {
@@ -139,21 +155,35 @@ package struct CompiledCatalog: Sendable {
     }
 }
 
-/// One key of a compiled catalog: what its localization in each language compiles to.
+/// One key of a compiled catalog: what its localization in each language compiles to, and where it was read.
 struct CompiledEntry: Sendable {
-    var key: String
-    var comment: String?
-    /// By language; `.some(nil)` for a localization that compiles to no text (no string unit, no variations).
-    var values: [String: CatalogValue?]
+    /// What the key compiles to; shared, so that taking an entry into the next version costs one retain.
+    final class Compiled: Sendable {
+        let key: HashedKey
+        let comment: String?
+        /// By language; `.some(nil)` for a localization that compiles to no text (no string unit, no variations).
+        let values: [String: CatalogValue?]
+
+        init(_ entry: StringCatalog.Entry) {
+            key = HashedKey(entry.key)
+            comment = entry.comment
+            values = entry.localizations.mapValues { CatalogValue($0) }
+        }
+    }
+
+    let compiled: Compiled
     /// Where the member (name, `:`, value) is in the bytes it was read from.
     var member: Range<Int>
     /// Where its value starts in those bytes.
     var valueStart: Int
 
+    var key: String { compiled.key.key }
+    var hashedKey: HashedKey { compiled.key }
+    var comment: String? { compiled.comment }
+    var values: [String: CatalogValue?] { compiled.values }
+
     init(_ entry: StringCatalog.Entry, member: Range<Int>, valueStart: Int) {
-        key = entry.key
-        comment = entry.comment
-        values = entry.localizations.mapValues { CatalogValue($0) }
+        compiled = Compiled(entry)
         self.member = member
         self.valueStart = valueStart
     }
@@ -168,6 +198,21 @@ struct CompiledEntry: Sendable {
     }
 }
 
+/// A key with its hash, computed once: a catalog's keys are looked up on every read, and most are the last read's.
+struct HashedKey: Hashable, Sendable {
+    let key: String
+    let hash: Int
+
+    init(_ key: String) {
+        self.key = key
+        hash = key.hashValue
+    }
+
+    static func == (lhs: HashedKey, rhs: HashedKey) -> Bool { lhs.hash == rhs.hash && lhs.key == rhs.key }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
 /// Finds, for each member of the new `strings`, the member of the last version with the same bytes: first the one
 /// after the last one found (a save keeps the order of the keys), else the one of the same key.
 private struct MemberMatcher {
@@ -176,7 +221,7 @@ private struct MemberMatcher {
     /// The entry of `previous` the next member most likely is.
     var next = 0
     /// The entries of `previous` by key, made the first time a member is not where it was.
-    var byKey: [String: Int]?
+    var byKey: [HashedKey: Int]?
 
     init(previous: [CompiledEntry], bytes: UnsafeBufferPointer<UInt8>) {
         self.previous = previous
@@ -198,10 +243,16 @@ private struct MemberMatcher {
         let key = try reader.scanner.readMemberName()
         _ = reader.scanner.peek()
         let valueStart = reader.scanner.index
-        if byKey == nil {
-            byKey = Dictionary(previous.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { $1 })
+        var found: Int?
+        if next < previous.count, previous[next].key == key {
+            found = next  // a changed value most likely
+        } else {
+            if byKey == nil {
+                byKey = Dictionary(previous.enumerated().map { ($1.hashedKey, $0) }, uniquingKeysWith: { $1 })
+            }
+            found = byKey?[HashedKey(key)]
         }
-        if let index = byKey?[key] {
+        if let index = found {
             next = index + 1
             let old = previous[index]
             if reader.scanner.hasPrefix(slice(old.valueStart..<old.member.upperBound)) {

@@ -134,9 +134,24 @@ package struct JSONScanner {
     }
 
     /// Whether the bytes at the cursor begin with `expected`.
+    /// - Complexity: O(n) in `expected.count`, 32 bytes at a time (a catalog compares most of its bytes so).
     package func hasPrefix(_ expected: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count - index >= expected.count
-            && ByteKeyIndex.bytesEqual(bytes, index, expected, 0, count: expected.count)
+        let count = expected.count
+        guard bytes.count - index >= count else { return false }
+        guard count >= 32, let base = bytes.baseAddress, let other = expected.baseAddress else {
+            return ByteKeyIndex.bytesEqual(bytes, index, expected, 0, count: count)
+        }
+        let left = UnsafeRawPointer(base + index)
+        let right = UnsafeRawPointer(other)
+        var offset = 0
+        while offset + 32 <= count {
+            guard left.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self)
+                == right.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self) else { return false }
+            offset += 32
+        }
+        // The last 32 bytes, overlapping what was compared.
+        return left.loadUnaligned(fromByteOffset: count - 32, as: SIMD32<UInt8>.self)
+            == right.loadUnaligned(fromByteOffset: count - 32, as: SIMD32<UInt8>.self)
     }
 
     /// Moves the cursor to `offset`, at or after the start of a value the caller has looked at (a value it read

@@ -30,11 +30,22 @@ enum CatalogSaveLatency {
             stringsTimes.append(try watched.secondsUntilReload {
                 try bundle.atomicallyReplace("en.lproj/Localizable.strings", with: strings)
             })
-            let edited = head + " \(round)" + tail
+            // Encoded before the clock starts too: an editor writes the bytes it holds.
+            let edited = Data((head + " \(round)" + tail).utf8)
             catalogTimes.append(try watched.secondsUntilReload {
                 try bundle.atomicallyReplace("Catalog.xcstrings", with: edited)
             })
         }
         return (stringsTimes, catalogTimes, catalog.utf8.count)
+    }
+}
+
+extension TemporaryBundle {
+    /// Writes `bytes` beside `relativePath` and renames it over, as editors save.
+    func atomicallyReplace(_ relativePath: String, with bytes: Data) throws {
+        let path = root + "/" + relativePath
+        let temporary = (path as NSString).deletingLastPathComponent + "/.save-\(UUID().uuidString)"
+        try bytes.write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }
