@@ -30,6 +30,8 @@ package struct CompiledCatalog: Sendable {
     private var entries: [CompiledEntry] = []
     /// How many entries have a localization in each language.
     private var languageCounts: [String: Int] = [:]
+    /// The size of each language's strings when its table was last made whole (values replaced since add to it).
+    private var builtBytes: [String: Int] = [:]
 
     /// An empty cache: the first `read` reads the whole file.
     package init() {}
@@ -109,47 +111,78 @@ package struct CompiledCatalog: Sendable {
         var languages = Set(languageCounts.keys)
         languages.insert(sourceLanguage)
 
-        var changed: Set<String> = []
+        // Same source language, keys, order and comments: each language changes only where a key's value did.
+        var edits: [String: [(key: String, value: CatalogValue?, old: CatalogValue?)]]? = [:]
         if sourceLanguage == self.sourceLanguage, entries.count == self.entries.count {
             for (index, entry) in entries.enumerated() where reused[index] != index {
                 let old = self.entries[index]
                 guard entry.key == old.key, entry.comment == old.comment else {
-                    changed = languages
+                    edits = nil
                     break
                 }
-                for language in Set(entry.values.keys).union(old.values.keys)
-                where entry.values[language] != old.values[language] {
-                    changed.insert(language)
+                for language in Set(entry.values.keys).union(old.values.keys) {
+                    let value = entry.value(in: language, sourceLanguage: sourceLanguage)
+                    let previous = old.value(in: language, sourceLanguage: sourceLanguage)
+                    if value != previous { edits?[language, default: []].append((entry.key, value, previous)) }
                 }
             }
         } else {
-            changed = languages
+            edits = nil
         }
         var tables: [String: TableContent] = [:]
+        var changed: Set<String> = []
         for language in languages {
-            if !changed.contains(language), let table = self.tables[language] {
+            let languageEdits = edits.map { $0[language] ?? [] }
+            if languageEdits?.isEmpty == true, let table = self.tables[language] {
                 tables[language] = table
+                continue
+            }
+            changed.insert(language)
+            if let languageEdits, let table = self.tables[language],
+               let edited = Self.edited(table, languageEdits, builtBytes: builtBytes[language] ?? 0) {
+                tables[language] = edited
             } else {
-                changed.insert(language)
-                tables[language] = Self.table(language: language, sourceLanguage: sourceLanguage, entries)
+                let table = Self.table(language: language, sourceLanguage: sourceLanguage, entries,
+                                       sizedLike: self.tables[language])
+                tables[language] = table
+                builtBytes[language] = table.strings.utf8.count
             }
         }
+        builtBytes = builtBytes.filter { tables[$0.key] != nil }
         self.tables = tables
         self.changedLanguages = changed
         self.sourceLanguage = sourceLanguage
         self.entries = entries
     }
 
-    /// One language's table, as `StringCatalog.compiled(language:)` makes it.
-    private static func table(language: String, sourceLanguage: String, _ entries: [CompiledEntry]) -> TableContent {
-        var output = TableContent()
-        for entry in entries {
-            let value: CatalogValue? = if let compiled = entry.values[language] {
-                compiled
-            } else {
-                language == sourceLanguage ? .text(entry.key) : nil
+    /// `table` with the values of some keys changed in place, or `nil` when a change is not one of a text for a text
+    /// or a rule for a rule, or when the replaced texts would leave the table more than twice its built size.
+    private static func edited(_ table: TableContent, _ edits: [(key: String, value: CatalogValue?, old: CatalogValue?)],
+                               builtBytes: Int) -> TableContent? {
+        var table = table
+        for edit in edits {
+            switch (edit.old, edit.value) {
+            case (.text?, .text(let text)?):
+                guard table.strings.replaceValue(forKey: edit.key, with: text) else { return nil }
+            case (.rule?, .rule(let rule)?):
+                table.rules[edit.key] = rule
+            default:
+                return nil
             }
-            output.append(value, key: entry.key, comment: entry.comment)
+        }
+        return table.strings.utf8.count <= 2 * builtBytes ? table : nil
+    }
+
+    /// One language's table, as `StringCatalog.compiled(language:)` makes it.
+    private static func table(language: String, sourceLanguage: String, _ entries: [CompiledEntry],
+                              sizedLike previous: TableContent?) -> TableContent {
+        var output = TableContent()
+        if let previous {
+            output.strings.reserveCapacity(previous.strings.count, bytes: previous.strings.utf8.count)
+        }
+        for entry in entries {
+            output.append(entry.value(in: language, sourceLanguage: sourceLanguage), key: entry.key,
+                          comment: entry.comment)
         }
         return output
     }
@@ -181,6 +214,13 @@ struct CompiledEntry: Sendable {
     var hashedKey: HashedKey { compiled.key }
     var comment: String? { compiled.comment }
     var values: [String: CatalogValue?] { compiled.values }
+
+    /// What the key compiles to in `language`: its localization's value, else the key itself in the source
+    /// language (as `StringCatalog.compiled(language:)` has it).
+    func value(in language: String, sourceLanguage: String) -> CatalogValue? {
+        if let compiled = values[language] { return compiled }
+        return language == sourceLanguage ? .text(key) : nil
+    }
 
     init(_ entry: StringCatalog.Entry, member: Range<Int>, valueStart: Int) {
         compiled = Compiled(entry)

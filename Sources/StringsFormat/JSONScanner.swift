@@ -143,15 +143,20 @@ package struct JSONScanner {
         }
         let left = UnsafeRawPointer(base + index)
         let right = UnsafeRawPointer(other)
+        func differs(_ offset: Int) -> UInt64 {
+            var difference: UInt64 = 0
+            for word in 0..<4 {
+                difference |= left.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self)
+                    ^ right.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self)
+            }
+            return difference
+        }
         var offset = 0
         while offset + 32 <= count {
-            guard left.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self)
-                == right.loadUnaligned(fromByteOffset: offset, as: SIMD32<UInt8>.self) else { return false }
+            guard differs(offset) == 0 else { return false }
             offset += 32
         }
-        // The last 32 bytes, overlapping what was compared.
-        return left.loadUnaligned(fromByteOffset: count - 32, as: SIMD32<UInt8>.self)
-            == right.loadUnaligned(fromByteOffset: count - 32, as: SIMD32<UInt8>.self)
+        return differs(count - 32) == 0  // the last 32 bytes, overlapping what was compared
     }
 
     /// Moves the cursor to `offset`, at or after the start of a value the caller has looked at (a value it read

@@ -179,6 +179,14 @@ public struct StringsTable: Sendable {
         }
     }
 
+    /// Gives the entry of `key` another value in its place, with its comment; `false` when there is no such key.
+    /// The old value's bytes stay in `utf8`, unused, so a caller that replaces often makes the table again at times.
+    mutating func replaceValue(forKey key: String, with value: String) -> Bool {
+        guard let position = position(ofKey: key) else { return false }
+        (records[position].valueStart, records[position].valueLength) = store(value)
+        return true
+    }
+
     mutating func reserveCapacity(_ count: Int, bytes: Int = 0) {
         records.reserveCapacity(count)
         utf8.reserveCapacity(bytes)

@@ -93,6 +93,25 @@ import Testing
         #expect(compiled.tables["de"]?.strings["Quit"] == "Schließen")
     }
 
+    @Test func valuesChangedInPlaceStayEqualToAWholeCompileAndTheTableStaysBounded() throws {
+        // A text for a text and a rule for a rule are changed in the last table; the replaced texts' bytes are
+        // let go of by making the table whole again once they would double it.
+        func version(_ round: Int) -> [UInt8] {
+            let long = String(repeating: "Fertig \(round) ", count: 8)
+            return Self.catalog([("Done", ["de": CatalogText.text(long)]), Self.quit,
+                                 ("%lld items", ["de": CatalogText.plural(["one": "\(round) Eintrag",
+                                                                           "other": "%lld Einträge"])])])
+        }
+        var compiled = CompiledCatalog()
+        Self.readInTurn((0..<40).map(version), into: &compiled)
+        let firstSize = try #require(Self.full(version(0)).get()["de"]).strings.utf8.count
+        #expect(try #require(compiled.tables["de"]).strings.utf8.count <= 3 * firstSize)
+        #expect(compiled.changedLanguages == ["de"])
+        // A text that turns into a rule makes the table whole.
+        Self.readInTurn([Self.catalog([("Done", ["de": CatalogText.plural(["other": "x"])]), Self.quit,
+                                       ("%lld items", ["de": CatalogText.text("y")])])], into: &compiled)
+    }
+
     @Test func errorsAreThoseOfAWholeReadWhateverWasReused() throws {
         // The second member is reused whole; the error before it and the invalid UTF-8 after it are reported as a
         // whole read reports them (invalid UTF-8 first, wherever it is).
