@@ -251,19 +251,17 @@ package struct JSONScanner {
         index += 1
         let start = index
         // Fast path: no escapes, so the bytes between the quotes are the string.
+        var allBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == Self.quote {
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                if isValidUTF8 { return String(decoding: raw, as: UTF8.self) }
-                guard let string = String(validating: raw, as: UTF8.self) else {
-                    throw JSONSyntaxError("invalid UTF-8 in string", offset: start)
-                }
-                return string
+                return try Self.string(raw, isASCII: allBits < 0x80, isValid: isValidUTF8, offset: start)
             }
             if byte == Self.backslash { break }
             if byte < 0x20 { throw error("control character in string") }
+            allBits |= byte
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated string") }
@@ -271,11 +269,13 @@ package struct JSONScanner {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == Self.quote {
-                guard let string = String(validating: unescaped, as: UTF8.self) else {
-                    throw JSONSyntaxError("invalid UTF-8 in string", offset: start)
-                }
+                // The escapes make valid UTF-8 (a lone surrogate is an error) and split the text only at ASCII, so
+                // the string is valid when the bytes as written are (they hold no NUL: control characters are
+                // errors, and `\u0000` is an escape).
+                _ = try Self.string(UnsafeBufferPointer(rebasing: bytes[start..<index]), isASCII: false,
+                                    isValid: isValidUTF8, offset: start, making: false)
                 index += 1
-                return string
+                return String(decoding: unescaped, as: UTF8.self)
             }
             if byte < 0x20 { throw error("control character in string") }
             if byte != Self.backslash {
@@ -301,6 +301,20 @@ package struct JSONScanner {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// The string of some UTF-8 `bytes`, checked unless they are ASCII or known valid.
+    ///
+    /// Not `String(validating:as:)`: it is generic and not specialized, and looking up its metadata on every call
+    /// cost a quarter of reading a String Catalog.
+    /// `making: false` only checks.
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, isValid: Bool, offset: Int,
+                               making: Bool = true) throws(JSONSyntaxError) -> String
+    {
+        guard isASCII || isValid || UTF8Validation.firstError(in: bytes) == nil else {
+            throw JSONSyntaxError("invalid UTF-8 in string", offset: offset)
+        }
+        return making ? String(decoding: bytes, as: UTF8.self) : ""
     }
 
     /// Reads the four hex digits after `\u` (and a low surrogate's escape after a high one).

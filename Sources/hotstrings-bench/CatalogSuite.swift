@@ -23,6 +23,13 @@ struct CatalogSuite: BenchmarkSuite {
 
     static let saveBar = 4.0
 
+    /// Two versions of `catalog`, each with one German value changed (as the save benchmark changes it).
+    static func savedVersions(of catalog: [UInt8]) -> [[UInt8]] {
+        let text = String(decoding: catalog, as: UTF8.self)
+        guard let marker = text.range(of: "\"value\" : \"Blockieren") else { return [catalog, catalog] }
+        return ["a", "b"].map { Array((text[..<marker.upperBound] + " " + $0 + text[marker.upperBound...]).utf8) }
+    }
+
     static func run(arguments: [String]) throws -> Int32 {
         var options = OptionReader(arguments)
         let iterations = try options.positiveInteger("--iterations") ?? 9
@@ -47,6 +54,19 @@ struct CatalogSuite: BenchmarkSuite {
             guard let parsed = try? StringCatalog.parse(catalog) else { return }
             for language in parsed.languages { _ = parsed.compiled(language: language) }
         }
+        // A save as the watcher reads it: the last version kept, one German value changed each time.
+        var compiled = CompiledCatalog()
+        let versions = Self.savedVersions(of: catalog)
+        try compiled.read(versions[1])
+        var round = 0
+        let (rereadTimes, stringsAgain) = Measure.alternating(iterations: iterations) {
+            round += 1
+            _ = try? compiled.read(versions[round % 2])
+        } _: {
+            for file in files { _ = try? StringsFile.parse(file) }
+        }
+        let rereadRate = catalogBytes / Measure.median(rereadTimes) / 1e6
+        let stringsAgainRate = stringsBytes / Measure.median(stringsAgain) / 1e6
         let catalogRate = catalogBytes / Measure.median(catalogTimes) / 1e6
         let stringsRate = stringsBytes / Measure.median(stringsTimes) / 1e6
         let compiledRate = catalogBytes / Measure.median(compileTimes) / 1e6
@@ -57,6 +77,10 @@ struct CatalogSuite: BenchmarkSuite {
         print("  .xcstrings parsed and every language compiled " + Format.rate(compiledRate) + " MB/s: "
               + Format.ratio(compiledRate / stringsRate) + " the .strings rate")
 
+        print("  .xcstrings read again after a one-value save (kept version, changed keys compiled) "
+              + Format.rate(rereadRate) + " MB/s: " + Format.ratio(rereadRate / stringsAgainRate)
+              + " the .strings rate (" + Format.rate(stringsAgainRate) + " MB/s in turn with it)")
+
         guard let save = try CatalogSaveLatency.measure(saves: saves, corpus: corpus) else { return 1 }
         print("save -> reload, \(saves) saves of each, interleaved (ms)")
         print("  " + ["", "p50", "p90", "p99"].map { Format.cell($0, 10, right: true) }.joined())
@@ -66,6 +90,8 @@ struct CatalogSuite: BenchmarkSuite {
             }
             print("  " + Format.cell(label, 10) + row.joined())
         }
+        print(String(format: "  of which writing the catalog's file (temporary file, rename) p50 %.3f ms",
+                     WatchSuite.percentile(save.catalogWrites, 0.5) * 1e3))
         let ratio = WatchSuite.percentile(save.catalog, 0.5) / WatchSuite.percentile(save.strings, 0.5)
         print("  catalog / strings at p50: " + Format.ratio(ratio))
         print("bar catalog save <= \(Int(saveBar))x a .strings save at p50: \(ratio <= saveBar ? "PASS" : "FAIL")")
