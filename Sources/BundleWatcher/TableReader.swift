@@ -76,7 +76,7 @@ struct TableReader: Sendable {
         let content: TableUpdate.Content
         do {
             content = if table.isCatalog {
-                .catalog(catalogs.tables(of: try StringCatalog.parse(snapshot.bytes), file: file))
+                .catalog(try catalogs.tables(reading: snapshot.bytes, file: file))
             } else if table.name.hasSuffix(".stringsdict") {
                 .parsed(TableContent(rules: try StringsdictFile.parse(snapshot.bytes)))
             } else {

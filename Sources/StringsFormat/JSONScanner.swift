@@ -109,16 +109,61 @@ package struct JSONScanner {
     /// Reads up to the next member's value: returns its name (with the cursor before the value) and the name's
     /// offset, or `nil` after the closing `}`. `isFirst` is the caller's flag for this object, set false here.
     package mutating func nextMember(isFirst: inout Bool) throws(JSONSyntaxError) -> (name: String, offset: Int)? {
+        guard try nextMemberStart(isFirst: &isFirst) else { return nil }
+        let offset = index
+        return (try readMemberName(), offset)
+    }
+
+    /// Whether another member follows, with the cursor then on its name's opening quote (so a caller can look at
+    /// the member's bytes before reading it); `false` after the closing `}`.
+    package mutating func nextMemberStart(isFirst: inout Bool) throws(JSONSyntaxError) -> Bool {
         guard try continueContainer(closing: UInt8(ascii: "}"), isFirst: &isFirst, what: "object") else {
-            return nil
+            return false
         }
         guard index < bytes.count, bytes[index] == Self.quote else { throw error("expected a member name") }
-        let offset = index
+        return true
+    }
+
+    /// Reads a member's name and the `:` after it, leaving the cursor before the value.
+    package mutating func readMemberName() throws(JSONSyntaxError) -> String {
         let name = try readString()
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
         index += 1
-        return (name, offset)
+        return name
+    }
+
+    /// Whether the bytes at the cursor begin with `expected`.
+    /// - Complexity: O(n) in `expected.count`, 32 bytes at a time (a catalog compares most of its bytes so).
+    package func hasPrefix(_ expected: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = expected.count
+        guard bytes.count - index >= count else { return false }
+        guard count >= 32, let base = bytes.baseAddress, let other = expected.baseAddress else {
+            return ByteKeyIndex.bytesEqual(bytes, index, expected, 0, count: count)
+        }
+        let left = UnsafeRawPointer(base + index)
+        let right = UnsafeRawPointer(other)
+        func differs(_ offset: Int) -> UInt64 {
+            var difference: UInt64 = 0
+            for word in 0..<4 {
+                difference |= left.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self)
+                    ^ right.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self)
+            }
+            return difference
+        }
+        var offset = 0
+        while offset + 32 <= count {
+            guard differs(offset) == 0 else { return false }
+            offset += 32
+        }
+        return differs(count - 32) == 0  // the last 32 bytes, overlapping what was compared
+    }
+
+    /// Moves the cursor to `offset`, at or after the start of a value the caller has looked at (a value it read
+    /// before, or the same bytes as a value read from an earlier version of the input); nesting is unchanged.
+    package mutating func move(to offset: Int) {
+        precondition(offset >= 0 && offset <= bytes.count, "offset outside the input")
+        index = offset
     }
 
     /// Whether another element follows (the cursor is then before it); `false` after the closing `]`.
@@ -206,19 +251,17 @@ package struct JSONScanner {
         index += 1
         let start = index
         // Fast path: no escapes, so the bytes between the quotes are the string.
+        var allBits: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == Self.quote {
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                if isValidUTF8 { return String(decoding: raw, as: UTF8.self) }
-                guard let string = String(validating: raw, as: UTF8.self) else {
-                    throw JSONSyntaxError("invalid UTF-8 in string", offset: start)
-                }
-                return string
+                return try Self.string(raw, isASCII: allBits < 0x80, isValid: isValidUTF8, offset: start)
             }
             if byte == Self.backslash { break }
             if byte < 0x20 { throw error("control character in string") }
+            allBits |= byte
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated string") }
@@ -226,11 +269,13 @@ package struct JSONScanner {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == Self.quote {
-                guard let string = String(validating: unescaped, as: UTF8.self) else {
-                    throw JSONSyntaxError("invalid UTF-8 in string", offset: start)
-                }
+                // The escapes make valid UTF-8 (a lone surrogate is an error) and split the text only at ASCII, so
+                // the string is valid when the bytes as written are (they hold no NUL: control characters are
+                // errors, and `\u0000` is an escape).
+                _ = try Self.string(UnsafeBufferPointer(rebasing: bytes[start..<index]), isASCII: false,
+                                    isValid: isValidUTF8, offset: start, making: false)
                 index += 1
-                return string
+                return String(decoding: unescaped, as: UTF8.self)
             }
             if byte < 0x20 { throw error("control character in string") }
             if byte != Self.backslash {
@@ -256,6 +301,20 @@ package struct JSONScanner {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// The string of some UTF-8 `bytes`, checked unless they are ASCII or known valid.
+    ///
+    /// Not `String(validating:as:)`: it is generic and not specialized, and looking up its metadata on every call
+    /// cost a quarter of reading a String Catalog.
+    /// `making: false` only checks.
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, isValid: Bool, offset: Int,
+                               making: Bool = true) throws(JSONSyntaxError) -> String
+    {
+        guard isASCII || isValid || UTF8Validation.firstError(in: bytes) == nil else {
+            throw JSONSyntaxError("invalid UTF-8 in string", offset: offset)
+        }
+        return making ? String(decoding: bytes, as: UTF8.self) : ""
     }
 
     /// Reads the four hex digits after `\u` (and a low surrogate's escape after a high one).

@@ -19,14 +19,20 @@ extension StringCatalog {
             } else {
                 value = language == sourceLanguage ? .text(entry.key) : nil
             }
-            switch value {
-            case .text(let text)?:
-                output.strings.append(StringsEntry(key: entry.key, value: text, comment: entry.comment))
-            case .rule(let rule)?: output.rules[entry.key] = rule
-            case nil: break
-            }
+            output.append(value, key: entry.key, comment: entry.comment)
         }
         return output
+    }
+}
+
+extension TableContent {
+    /// Adds what a catalog's key compiles to in one language: a text to `strings`, a rule to `rules`.
+    mutating func append(_ value: CatalogValue?, key: String, comment: String?) {
+        switch value {
+        case .text(let text)?: strings.append(StringsEntry(key: key, value: text, comment: comment))
+        case .rule(let rule)?: rules[key] = rule
+        case nil: break
+        }
     }
 }
 

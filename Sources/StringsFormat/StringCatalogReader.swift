@@ -4,39 +4,58 @@
 /// Members the format does not define are skipped (checked as JSON), so catalogs of a newer Xcode still load;
 /// a defined member of the wrong type is an error at that member's value.
 struct StringCatalogReader {
-    private typealias Failure = JSONSyntaxError
+    typealias Failure = JSONSyntaxError
 
-    private var scanner: JSONScanner
+    var scanner: JSONScanner
+    /// Whether entries get their line and column; a reader that reads only some entries of a file leaves them out
+    /// (counting lines up to the entry would cost a pass over the bytes before it).
+    var countsLines = true
     /// Counts lines up to each entry's key.
     private var lines = LineCounter()
 
-    /// Where the input stops being UTF-8, if it does.
-    private let invalidUTF8: (offset: Int, reason: String)?
-
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        invalidUTF8 = UTF8Validation.firstError(in: bytes)
-        scanner = JSONScanner(bytes, isValidUTF8: invalidUTF8 == nil)
+        // The scanner checks the UTF-8 of each string it reads, and outside strings JSON is ASCII, so a file that
+        // reads whole is UTF-8; only a failed read looks for invalid UTF-8, which is then the error reported.
+        scanner = JSONScanner(bytes)
         // A UTF-8 byte order mark is skipped; offsets stay those of the file.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { scanner.skip(3) }
     }
 
     mutating func readCatalog() throws(ParseError) -> StringCatalog {
+        var entries: [StringCatalog.Entry] = []
+        var positions: [String: Int] = [:]
+        let (sourceLanguage, version) = try read { reader throws(Failure) in
+            try reader.readStrings(into: &entries, positions: &positions)
+        }
+        return StringCatalog(sourceLanguage: sourceLanguage, version: version, entries: entries)
+    }
+
+    /// Reads the document, `readStrings` reading the value of `strings`; errors carry their line and column.
+    mutating func read(strings readStrings: (inout Self) throws(Failure) -> Void)
+        throws(ParseError) -> (sourceLanguage: String, version: String?)
+    {
         do throws(Failure) {
-            if let (offset, reason) = invalidUTF8 { throw Failure("not UTF-8 text: \(reason)", offset: offset) }
-            return try readDocument()
+            do throws(Failure) {
+                return try readDocument(strings: readStrings)
+            } catch {
+                if let (offset, reason) = UTF8Validation.firstError(in: scanner.bytes) {
+                    throw Failure("not UTF-8 text: \(reason)", offset: offset)
+                }
+                throw error
+            }
         } catch {
             let place = ParseError.location(of: error.offset, in: scanner.bytes)
             throw ParseError(error.reason, line: place.line, column: place.column, byteOffset: error.offset)
         }
     }
 
-    private mutating func readDocument() throws(Failure) -> StringCatalog {
+    private mutating func readDocument(strings readStrings: (inout Self) throws(Failure) -> Void)
+        throws(Failure) -> (sourceLanguage: String, version: String?)
+    {
         guard scanner.peek() == UInt8(ascii: "{") else { throw scanner.error("a catalog is a JSON object") }
         try scanner.beginObject()
         var sourceLanguage: String?
         var version: String?
-        var entries: [StringCatalog.Entry] = []
-        var positions: [String: Int] = [:]
         var sawStrings = false
         var isFirst = true
         while let (name, _) = try scanner.nextMember(isFirst: &isFirst) {
@@ -45,14 +64,14 @@ struct StringCatalogReader {
             case "version": version = try string(name)
             case "strings":
                 sawStrings = true
-                try readStrings(into: &entries, positions: &positions)
+                try readStrings(&self)
             default: try scanner.skipValue()
             }
         }
         try scanner.finish()
         guard let sourceLanguage else { throw Failure("the catalog has no 'sourceLanguage'", offset: 0) }
         guard sawStrings else { throw Failure("the catalog has no 'strings'", offset: 0) }
-        return StringCatalog(sourceLanguage: sourceLanguage, version: version, entries: entries)
+        return (sourceLanguage, version)
     }
 
     private mutating func readStrings(into entries: inout [StringCatalog.Entry], positions: inout [String: Int])
@@ -71,8 +90,8 @@ struct StringCatalogReader {
         }
     }
 
-    private mutating func readEntry(key: String, at offset: Int) throws(Failure) -> StringCatalog.Entry {
-        var entry = StringCatalog.Entry(key: key, location: location(of: offset))
+    mutating func readEntry(key: String, at offset: Int) throws(Failure) -> StringCatalog.Entry {
+        var entry = StringCatalog.Entry(key: key, location: countsLines ? location(of: offset) : .init(line: 0, column: 0))
         try expectObject("the entry of a key")
         var isFirst = true
         while let (name, _) = try scanner.nextMember(isFirst: &isFirst) {
@@ -226,7 +245,7 @@ struct StringCatalogReader {
         return try scanner.readString()
     }
 
-    private mutating func expectObject(_ what: String) throws(Failure) {
+    mutating func expectObject(_ what: String) throws(Failure) {
         guard scanner.peek() == UInt8(ascii: "{") else {
             throw scanner.error(scanner.peek() == nil ? "unexpected end of input" : "\(what) must be a JSON object")
         }

@@ -179,6 +179,14 @@ public struct StringsTable: Sendable {
         }
     }
 
+    /// Gives the entry of `key` another value in its place, with its comment; `false` when there is no such key.
+    /// The old value's bytes stay in `utf8`, unused, so a caller that replaces often makes the table again at times.
+    mutating func replaceValue(forKey key: String, with value: String) -> Bool {
+        guard let position = position(ofKey: key) else { return false }
+        (records[position].valueStart, records[position].valueLength) = store(value)
+        return true
+    }
+
     mutating func reserveCapacity(_ count: Int, bytes: Int = 0) {
         records.reserveCapacity(count)
         utf8.reserveCapacity(bytes)
@@ -237,6 +245,9 @@ extension StringsTable {
     /// costs a hash and a byte comparison per key.
     /// - Complexity: O(n + m) on average.
     public func differences(from old: StringsTable) -> (added: [StringsEntry], changed: [StringsEntry], removed: [String]) {
+        // A table kept from the last version (a catalog language no save touched) is the same storage: nothing to
+        // compare.
+        if sharesStorage(with: old) { return ([], [], []) }
         var added: [StringsEntry] = []
         var changed: [StringsEntry] = []
         var common = 0
@@ -265,6 +276,18 @@ extension StringsTable {
         // Every key of this table that `old` has was counted, so `old` lost keys only if it has more.
         let removed = common < old.count ? old.keys.filter { position(ofKey: $0) == nil } : []
         return (added, changed, removed)
+    }
+}
+
+extension StringsTable {
+    /// Whether both are copies of one table value (the same buffers), so they hold the same entries.
+    func sharesStorage(with other: StringsTable) -> Bool {
+        func base<Element>(_ array: [Element]) -> UnsafeRawPointer? {
+            array.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        }
+        return !records.isEmpty && records.count == other.records.count && utf8.count == other.utf8.count
+            && base(records) == base(other.records) && base(utf8) == base(other.utf8)
+            && duplicates.count == other.duplicates.count
     }
 }
 

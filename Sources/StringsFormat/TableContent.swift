@@ -159,6 +159,9 @@ public struct TableContent: Sendable, Equatable {
         -> (added: [(key: String, value: LocalizedValue)], changed: [(key: String, value: LocalizedValue)],
             removed: [String])
     {
+        // A catalog's table no save touched is the same value again: its strings share their buffers, and its
+        // rules compare at the cost of their pointers when they share theirs.
+        if strings.sharesStorage(with: old.strings), rules == old.rules { return ([], [], []) }
         let plain = strings.differences(from: old.strings)
         guard !rules.isEmpty || !old.rules.isEmpty else {
             return (plain.added.map { ($0.key, .string($0.value)) }, plain.changed.map { ($0.key, .string($0.value)) },

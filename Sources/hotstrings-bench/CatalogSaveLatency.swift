@@ -7,7 +7,9 @@ enum CatalogSaveLatency {
     static let corpusPath = "/IceCubesApp/IceCubesApp/Resources/Localization/Localizable.xcstrings"
 
     /// The seconds of each save, `nil` when the corpus has no catalog.
-    static func measure(saves: Int, corpus: String?) throws -> (strings: [Double], catalog: [Double], bytes: Int)? {
+    static func measure(saves: Int, corpus: String?)
+        throws -> (strings: [Double], catalog: [Double], catalogWrites: [Double], bytes: Int)?
+    {
         guard let corpus, let catalog = try? String(contentsOfFile: corpus + corpusPath, encoding: .utf8) else {
             return nil
         }
@@ -24,17 +26,31 @@ enum CatalogSaveLatency {
         defer { watched.stop() }
         var stringsTimes: [Double] = []
         var catalogTimes: [Double] = []
+        var writeTimes: [Double] = []
         for round in 1...saves {
             // The texts are made before the clock starts; writing them is part of the save.
             let strings = table(round)
             stringsTimes.append(try watched.secondsUntilReload {
                 try bundle.atomicallyReplace("en.lproj/Localizable.strings", with: strings)
             })
-            let edited = head + " \(round)" + tail
+            // Encoded before the clock starts too: an editor writes the bytes it holds.
+            let edited = Data((head + " \(round)" + tail).utf8)
             catalogTimes.append(try watched.secondsUntilReload {
+                let start = ContinuousClock.now
                 try bundle.atomicallyReplace("Catalog.xcstrings", with: edited)
+                writeTimes.append((ContinuousClock.now - start).seconds)
             })
         }
-        return (stringsTimes, catalogTimes, catalog.utf8.count)
+        return (stringsTimes, catalogTimes, writeTimes, catalog.utf8.count)
+    }
+}
+
+extension TemporaryBundle {
+    /// Writes `bytes` beside `relativePath` and renames it over, as editors save.
+    func atomicallyReplace(_ relativePath: String, with bytes: Data) throws {
+        let path = root + "/" + relativePath
+        let temporary = (path as NSString).deletingLastPathComponent + "/.save-\(UUID().uuidString)"
+        try bytes.write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }

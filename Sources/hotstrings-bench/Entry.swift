@@ -18,6 +18,7 @@ struct HotStringsBench {
         EditSuite.self,
         WebSuite.self,
         SignSuite.self,
+        CatalogSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.

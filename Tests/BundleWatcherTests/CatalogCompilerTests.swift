@@ -4,45 +4,58 @@ import StringsFormat
 import Testing
 @testable import BundleWatcher
 
-/// The watcher compiles a saved catalog's languages again only where what they are compiled from changed, and the
-/// tables it gives are always those a fresh compile gives.
+/// The watcher's catalog compiler gives, for every version of a saved catalog, the tables a fresh compile gives,
+/// keeps one cache per catalog, and drops it when the catalog goes.
 @Suite struct CatalogCompilerTests {
-    static func catalog(de: String = "Fertig", fr: String = "OK", comment: String? = nil, source: String = "en",
-                        reversed: Bool = false) throws -> StringCatalog {
+    static func catalog(de: String = "Fertig", fr: String = "OK", source: String = "en", reversed: Bool = false)
+        -> [UInt8] {
         var strings: [(key: String, localizations: [String: String])] = [
             ("Done", ["de": CatalogText.text(de), "fr": CatalogText.text(fr)]),
             ("%lld items", ["de": CatalogText.plural(["one": "%lld Eintrag", "other": "%lld Einträge"])]),
         ]
         if reversed { strings.reverse() }
-        var text = CatalogText.catalog(source: source, strings)
-        if let comment {
-            text = text.replacingOccurrences(of: "\"Done\" : {", with: "\"Done\" : {\n \"comment\" : \"\(comment)\",")
-        }
-        return try StringCatalog.parse(Array(text.utf8))
-    }
-
-    @Test func theChangedLanguagesAreThoseWhoseLocalizationsChanged() throws {
-        let first = try Self.catalog()
-        #expect(try Self.catalog(de: "Erledigt").changedLanguages(since: first) == ["de"])
-        #expect(try Self.catalog(de: "Erledigt", fr: "Fini").changedLanguages(since: first) == ["de", "fr"])
-        #expect(try Self.catalog().changedLanguages(since: first) == [])
-        #expect(try Self.catalog(comment: "A button").changedLanguages(since: first) == nil,
-                "comments are compiled into the .strings entries")
-        #expect(try Self.catalog(reversed: true).changedLanguages(since: first) == nil, "the order is compiled too")
-        #expect(try Self.catalog(source: "de").changedLanguages(since: first) == nil,
-                "the source language serves keys")
+        return Array(CatalogText.catalog(source: source, strings).utf8)
     }
 
     @Test func everyVersionGivesWhatAFreshCompileGives() throws {
         let compiler = CatalogCompiler()
-        let versions = [try Self.catalog(), try Self.catalog(de: "Erledigt"), try Self.catalog(de: "Erledigt", fr: "Fini"),
-                        try Self.catalog(source: "de"), try Self.catalog(reversed: true), try Self.catalog()]
-        for catalog in versions {
-            let tables = compiler.tables(of: catalog, file: "Settings.xcstrings")
+        let versions = [Self.catalog(), Self.catalog(de: "Erledigt"), Self.catalog(de: "Erledigt", fr: "Fini"),
+                        Self.catalog(source: "de"), Self.catalog(reversed: true), Self.catalog()]
+        for bytes in versions {
+            let catalog = try StringCatalog.parse(bytes)
+            let tables = try compiler.tables(reading: bytes, file: "Settings.xcstrings")
             #expect(tables.tables.keys.map(\.identifier).sorted() == catalog.languages.sorted())
             for language in catalog.languages {
                 #expect(tables.tables[LanguageTag(language)!] == catalog.compiled(language: language), "\(language)")
             }
         }
+    }
+
+    @Test func aBrokenVersionIsItsParseErrorAndTheCatalogIsForgottenWhenItGoes() throws {
+        let compiler = CatalogCompiler()
+        _ = try compiler.tables(reading: Self.catalog(), file: "A.xcstrings")
+        _ = try compiler.tables(reading: Self.catalog(), file: "B.xcstrings")
+        #expect(compiler.count == 2)
+        let broken = Array(Self.catalog().dropLast(5))
+        let expected = try #require(Result { () throws(ParseError) in try StringCatalog.parse(broken) }.failure)
+        #expect(throws: expected) { try compiler.tables(reading: broken, file: "A.xcstrings") }
+        #expect(compiler.count == 2, "the last good version of A stays")
+        compiler.forget("A.xcstrings")
+        #expect(compiler.count == 1)
+    }
+
+    @Test func aLanguageThatIsNoTagIsReportedAndLeftOut() throws {
+        let bytes = Array(CatalogText.catalog([("Done", ["de": CatalogText.text("Fertig"),
+                                                          "not a tag!": CatalogText.text("x")])]).utf8)
+        let tables = try CatalogCompiler().tables(reading: bytes, file: "T.xcstrings")
+        #expect(tables.tables.keys.map(\.identifier).sorted() == ["de", "en"])
+        #expect(tables.problems.count == 1)
+    }
+}
+
+extension Result {
+    /// The error, or `nil` for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
     }
 }

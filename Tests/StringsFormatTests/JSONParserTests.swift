@@ -82,11 +82,25 @@ struct JSONParserTests {
             [0x22, 0xC3, 0x22],  // truncated two-byte sequence
             [0x22, 0xED, 0xA0, 0x80, 0x22],  // an encoded surrogate
             [0x22, 0x5C, 0x6E, 0xC0, 0xAF, 0x22],  // overlong "/" after an escape
+            [0x22, 0xC3, 0x5C, 0x6E, 0x22],  // a sequence cut by an escape
+            [0x22, 0xE2, 0x82, 0x5C, 0x75, 0x30, 0x30, 0x41, 0x43, 0x22],  // cut by a \u escape of its end
+            [0x22, 0x61, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF, no escape
             [0x00, 0x01, 0x02, 0xFE],
             [0x7B, 0x00, 0x7D],
         ]
         for bytes in cases {
             #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: bytes) }
+        }
+    }
+
+    @Test("non-ASCII text reads the same with and without escapes around it")
+    func nonASCIIWithEscapes() throws {
+        let text = "é終😀"
+        for json in ["\"\(text)\"", "\"\\n\(text)\\t\"", "\"\(text)\\u00e9\\ud83d\\ude00\""] {
+            let expected = json.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\t", with: "\t")
+                .replacingOccurrences(of: "\\u00e9", with: "é").replacingOccurrences(of: "\\ud83d\\ude00", with: "😀")
+                .dropFirst().dropLast()
+            #expect(try JSONValue(parsing: Array(json.utf8)) == .string(String(expected)), "\(json)")
         }
     }
 

@@ -215,6 +215,26 @@ import Testing
         #expect(error.column == column)
     }
 
+    @Test func invalidUTF8IsReportedWhereverItIsAndBeforeAnyOtherError() throws {
+        let valid = Array(#"{"sourceLanguage":"en","strings":{"k":{"comment":"é"}}}"#.utf8)
+        let comment = valid.firstIndex(of: 0xC3)!
+        // In a string, cut short; then with a JSON error before it: the UTF-8 error is the one reported.
+        var cut = valid
+        cut.remove(at: comment + 1)
+        var both = cut
+        both[1] = UInt8(ascii: "x")
+        for bytes in [cut, both] {
+            do {
+                _ = try StringCatalog.parse(bytes)
+                Issue.record("read invalid UTF-8")
+            } catch {
+                #expect(error.reason.hasPrefix("not UTF-8 text"), "\(error)")
+                #expect(error.byteOffset == comment)
+            }
+        }
+        #expect(try StringCatalog.parse(valid).entries.first?.comment == "é")
+    }
+
     @Test func truncationsOfAValidCatalogAreErrors() throws {
         let text = Array("""
             {"sourceLanguage":"en","strings":{"k":{"comment":"c","localizations":{"de":{"variations":{"plural":{

@@ -1,0 +1,186 @@
+import Foundation
+import HotStringsTestSupport
+import Testing
+@testable import StringsFormat
+
+/// A catalog read again after a save compiles only the keys whose JSON changed, and its tables (or its error) are
+/// always exactly those of a whole read and compile.
+@Suite struct CompiledCatalogTests {
+    /// Every language's table as `StringCatalog.parse` and `compiled(language:)` make them, or their error.
+    static func full(_ bytes: [UInt8]) -> Result<[String: TableContent], ParseError> {
+        Result { () throws(ParseError) in
+            let catalog = try StringCatalog.parse(bytes)
+            return Dictionary(uniqueKeysWithValues: catalog.languages.map { ($0, catalog.compiled(language: $0)) })
+        }
+    }
+
+    /// Reads `versions` in turn into one cache, checking each against a whole read; returns the changed languages
+    /// of each read (`nil` for a read that failed).
+    @discardableResult
+    static func readInTurn(_ versions: [[UInt8]], into compiled: inout CompiledCatalog,
+                           sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [Set<String>?] {
+        var changes: [Set<String>?] = []
+        for (number, bytes) in versions.enumerated() {
+            let before = compiled.tables
+            switch full(bytes) {
+            case .success(let tables):
+                #expect(throws: Never.self, "version \(number)", sourceLocation: sourceLocation) {
+                    try compiled.read(bytes)
+                }
+                #expect(compiled.tables == tables, "version \(number)", sourceLocation: sourceLocation)
+                #expect(compiled.languages == (try? StringCatalog.parse(bytes).languages),
+                        "version \(number)", sourceLocation: sourceLocation)
+                changes.append(compiled.changedLanguages)
+            case .failure(let expected):
+                #expect(throws: expected, "version \(number)", sourceLocation: sourceLocation) {
+                    try compiled.read(bytes)
+                }
+                #expect(compiled.tables == before, "the last good version stays", sourceLocation: sourceLocation)
+                changes.append(nil)
+            }
+        }
+        return changes
+    }
+
+    static func catalog(source: String = "en", _ strings: [(key: String, localizations: [String: String])])
+        -> [UInt8] {
+        Array(CatalogText.catalog(source: source, strings).utf8)
+    }
+
+    static let done = ("Done", ["de": CatalogText.text("Fertig"), "fr": CatalogText.text("OK")])
+    static let items = ("%lld items", ["de": CatalogText.plural(["one": "%lld Eintrag", "other": "%lld Einträge"])])
+    static let quit = ("Quit", ["de": CatalogText.text("Beenden"), "ja": CatalogText.text("終了")])
+
+    @Test func editsOfASmallCatalogGiveWhatAWholeReadGives() {
+        let first = Self.catalog([Self.done, Self.items, Self.quit])
+        let text = String(decoding: first, as: UTF8.self)
+        func edited(_ target: String, _ replacement: String) -> [UInt8] {
+            Array(text.replacingOccurrences(of: target, with: replacement).utf8)
+        }
+        let versions: [[UInt8]] = [
+            first,
+            edited("Fertig", "Erledigt"),  // one value
+            Self.catalog([Self.done, ("New", ["de": CatalogText.text("Neu")]), Self.items, Self.quit]),  // added
+            Self.catalog([Self.done, Self.quit]),  // removed
+            Self.catalog([Self.quit, Self.done, Self.items]),  // reordered
+            Self.catalog(source: "de", [Self.quit, Self.done, Self.items]),  // another source language
+            edited("\"Done\" : {", "\"Done\" : {\n \"comment\" : \"A button\","),  // a comment
+            edited("\"Done\" : {", "\"Done\"   :\n{"),  // only the space between name and value
+            edited("\"Quit\" : {", "\"D\\u006fne\" : {"),  // a key written twice, with an escape
+            edited("Fertig", "\\ud83d\\ude00 \\u00e9\\n\\\"x\\\""),  // escapes and a surrogate pair
+            edited("Beenden", "\\ud83d"),  // a lone surrogate: an error
+            edited("終了", "x"),  // a non-ASCII value
+            Array(first.dropLast(9)),  // truncated
+            first.prefix(40) + [0xFF] + first.dropFirst(41),  // not UTF-8
+            first,
+        ]
+        var compiled = CompiledCatalog()
+        let changes = Self.readInTurn(versions, into: &compiled)
+        #expect(changes[1] == ["de"])
+        #expect(changes.last == ["ja"], "the corrupt versions left the last good one, which differs in Japanese")
+    }
+
+    @Test func aFileReadAgainUnchangedMakesNoTableAgain() throws {
+        let bytes = Self.catalog([Self.done, Self.items, Self.quit])
+        var compiled = CompiledCatalog()
+        try compiled.read(bytes)
+        #expect(compiled.changedLanguages == ["en", "de", "fr", "ja"])
+        try compiled.read(bytes)
+        #expect(compiled.changedLanguages == [])
+        let edited = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "Beenden", with: "Schließen")
+        try compiled.read(Array(edited.utf8))
+        #expect(compiled.changedLanguages == ["de"])
+        #expect(compiled.tables["de"]?.strings["Quit"] == "Schließen")
+    }
+
+    @Test func valuesChangedInPlaceStayEqualToAWholeCompileAndTheTableStaysBounded() throws {
+        // A text for a text and a rule for a rule are changed in the last table; the replaced texts' bytes are
+        // let go of by making the table whole again once they would double it.
+        func version(_ round: Int) -> [UInt8] {
+            let long = String(repeating: "Fertig \(round) ", count: 8)
+            return Self.catalog([("Done", ["de": CatalogText.text(long)]), Self.quit,
+                                 ("%lld items", ["de": CatalogText.plural(["one": "\(round) Eintrag",
+                                                                           "other": "%lld Einträge"])])])
+        }
+        var compiled = CompiledCatalog()
+        Self.readInTurn((0..<40).map(version), into: &compiled)
+        let firstSize = try #require(Self.full(version(0)).get()["de"]).strings.utf8.count
+        #expect(try #require(compiled.tables["de"]).strings.utf8.count <= 3 * firstSize)
+        #expect(compiled.changedLanguages == ["de"])
+        // A text that turns into a rule makes the table whole.
+        Self.readInTurn([Self.catalog([("Done", ["de": CatalogText.plural(["other": "x"])]), Self.quit,
+                                       ("%lld items", ["de": CatalogText.text("y")])])], into: &compiled)
+    }
+
+    @Test func errorsAreThoseOfAWholeReadWhateverWasReused() throws {
+        // The second member is reused whole; the error before it and the invalid UTF-8 after it are reported as a
+        // whole read reports them (invalid UTF-8 first, wherever it is).
+        let good = Self.catalog([Self.done, Self.items, Self.quit])
+        var compiled = CompiledCatalog()
+        try compiled.read(good)
+        var text = String(decoding: good, as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"Fertig\"", with: "\"Fertig\" x")
+        let broken = Array(text.utf8)
+        let invalid = broken + [0xC3, 0x28]
+        for bytes in [broken, invalid] {
+            guard case .failure(let expected) = Self.full(bytes) else {
+                Issue.record("a whole read took a broken file")
+                continue
+            }
+            #expect(throws: expected) { try compiled.read(bytes) }
+        }
+    }
+
+    static let corpusCatalog: [UInt8]? = corpusCatalogPath.flatMap { FileManager.default.contents(atPath: $0) }
+        .map(Array.init)
+
+    @Test(.enabled(if: corpusCatalog != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    func editsOfTheCorpusCatalogGiveWhatAWholeReadGives() throws {
+        let first = try #require(Self.corpusCatalog)
+        let text = String(decoding: first, as: UTF8.self)
+        func edited(_ target: String, _ replacement: String) throws -> [UInt8] {
+            let range = try #require(text.range(of: target), "\(target)")
+            return Array(text.replacingCharacters(in: range, with: replacement).utf8)
+        }
+        let german = "\"value\" : \"Blockieren"
+        let strings = "\"strings\" : {\n"
+        let versions: [[UInt8]] = [
+            first,
+            try edited(german, german + " 1"),  // one German value
+            try edited(german, german + " 2"),
+            try edited(strings, strings + #"    "A new key" : { "comment" : "new" },"# + "\n"),  // added first
+            try edited("\"sourceLanguage\" : \"en\"", "\"sourceLanguage\" : \"de\""),
+            first,
+            try edited(german, "\"value\" : 5"),  // a value of the wrong type
+            Array(first.prefix(first.count / 2)),  // truncated
+            try edited(german, german + " \u{1}"),  // a control character
+            first,
+        ]
+        var compiled = CompiledCatalog()
+        let changes = Self.readInTurn(versions, into: &compiled)
+        #expect(changes[1] == ["de"])
+        #expect(changes[2] == ["de"])
+        #expect(changes[5]?.count == 19, "after the source language, every table is made again")
+        #expect(changes[9] == [], "the corrupt versions left the last good one")
+    }
+
+    @Test(.enabled(if: corpusCatalog != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    func removingEachTenthKeyOfTheCorpusCatalogGivesWhatAWholeReadGives() throws {
+        let first = try #require(Self.corpusCatalog)
+        let catalog = try StringCatalog.parse(first)
+        var text = String(decoding: first, as: UTF8.self)
+        // Each removed member is a key with a value that holds no `}` of its own at a line's start: Xcode writes
+        // each key's closing brace as four spaces and `}` at the start of a line.
+        var removed = 0
+        for entry in catalog.entries.enumerated().filter({ $0.offset % 10 == 5 }).map(\.element) {
+            let name = "\n    \"" + entry.key.replacingOccurrences(of: "\"", with: "\\\"") + "\" : {"
+            guard let start = text.range(of: name),
+                  let end = text.range(of: "\n    },", range: start.upperBound..<text.endIndex) else { continue }
+            text.removeSubrange(start.lowerBound..<end.upperBound)  // the member and its comma
+            removed += 1
+        }
+        #expect(removed > 50)
+        var compiled = CompiledCatalog()
+        Self.readInTurn([first, Array(text.utf8), first], into: &compiled)
+    }
+}
