@@ -160,10 +160,32 @@ package enum FileSystem {
         guard info.st_size <= limit else {
             throw SystemError(operation: "read", path: path, errno: .fileTooLarge)
         }
-        // One byte more than the size, so that the read reaching end of file is usually the second.
-        var bytes = [UInt8](repeating: 0, count: min(info.st_size, limit) + 1)
-        var count = 0
-        while true {
+        // One byte more than the size, so that the read reaching end of file is usually the second. The buffer is
+        // not zeroed first: for a 2 MB catalog that was a tenth of the watcher's work on a save.
+        var failure: SystemError?
+        var isAtEnd = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: min(info.st_size, limit) + 1) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            while initialized < buffer.count {
+                do throws(SystemError) {
+                    let read = try retryingOnInterrupt { Glibc.read(fd, base + initialized, buffer.count - initialized) }
+                        .get("read", path: path)
+                    if read == 0 {
+                        isAtEnd = true
+                        return
+                    }
+                    initialized += read
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        var count = bytes.count
+        if count > limit { throw SystemError(operation: "read", path: path, errno: .fileTooLarge) }
+        // The file grew while it was read: the rest in steps, as long as it stays within the limit.
+        while !isAtEnd {
             if count == bytes.count {
                 bytes += repeatElement(0, count: min(bytes.count, limit + 1 - count))
             }
@@ -172,6 +194,7 @@ package enum FileSystem {
                 return retryingOnInterrupt { Glibc.read(fd, free.baseAddress, free.count) }
             }.get("read", path: path)
             if read == 0 {
+                isAtEnd = true
                 break
             }
             count += read

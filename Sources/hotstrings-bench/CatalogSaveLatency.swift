@@ -7,9 +7,19 @@ enum CatalogSaveLatency {
     static let corpusPath = "/IceCubesApp/IceCubesApp/Resources/Localization/Localizable.xcstrings"
 
     /// The seconds of each save, `nil` when the corpus has no catalog.
-    static func measure(saves: Int, corpus: String?)
-        throws -> (strings: [Double], catalog: [Double], catalogWrites: [Double], bytes: Int)?
-    {
+    struct Samples {
+        /// From the start of writing until the store's reload.
+        var strings: [Double] = []
+        var catalog: [Double] = []
+        /// From the rename that completes the save (the writer's work done) until the store's reload.
+        var stringsFromRename: [Double] = []
+        var catalogFromRename: [Double] = []
+        /// The catalog writer's time: its temporary file written and renamed over.
+        var catalogWrites: [Double] = []
+        var bytes = 0
+    }
+
+    static func measure(saves: Int, corpus: String?) throws -> Samples? {
         guard let corpus, let catalog = try? String(contentsOfFile: corpus + corpusPath, encoding: .utf8) else {
             return nil
         }
@@ -24,33 +34,39 @@ enum CatalogSaveLatency {
         defer { bundle.remove() }
         let watched = try WatchedStore(root: bundle.root)
         defer { watched.stop() }
-        var stringsTimes: [Double] = []
-        var catalogTimes: [Double] = []
-        var writeTimes: [Double] = []
+        var samples = Samples(bytes: catalog.utf8.count)
         for round in 1...saves {
-            // The texts are made before the clock starts; writing them is part of the save.
-            let strings = table(round)
-            stringsTimes.append(try watched.secondsUntilReload {
+            // The texts are made and encoded before the clock starts: an editor writes the bytes it holds.
+            let strings = Data(table(round).utf8)
+            let stringsTimes = try watched.secondsUntilReload { () throws -> ContinuousClock.Instant in
                 try bundle.atomicallyReplace("en.lproj/Localizable.strings", with: strings)
-            })
-            // Encoded before the clock starts too: an editor writes the bytes it holds.
+            }
+            samples.strings.append(stringsTimes.total)
+            samples.stringsFromRename.append(stringsTimes.fromMark)
             let edited = Data((head + " \(round)" + tail).utf8)
-            catalogTimes.append(try watched.secondsUntilReload {
+            let catalogTimes = try watched.secondsUntilReload { () throws -> ContinuousClock.Instant in
                 let start = ContinuousClock.now
-                try bundle.atomicallyReplace("Catalog.xcstrings", with: edited)
-                writeTimes.append((ContinuousClock.now - start).seconds)
-            })
+                let renaming = try bundle.atomicallyReplace("Catalog.xcstrings", with: edited)
+                samples.catalogWrites.append((ContinuousClock.now - start).seconds)
+                return renaming
+            }
+            samples.catalog.append(catalogTimes.total)
+            samples.catalogFromRename.append(catalogTimes.fromMark)
         }
-        return (stringsTimes, catalogTimes, writeTimes, catalog.utf8.count)
+        return samples
     }
 }
 
 extension TemporaryBundle {
-    /// Writes `bytes` beside `relativePath` and renames it over, as editors save.
-    func atomicallyReplace(_ relativePath: String, with bytes: Data) throws {
+    /// Writes `bytes` beside `relativePath` and renames it over, as editors save; returns the instant just before
+    /// the rename, when the writing was done.
+    @discardableResult
+    func atomicallyReplace(_ relativePath: String, with bytes: Data) throws -> ContinuousClock.Instant {
         let path = root + "/" + relativePath
         let temporary = (path as NSString).deletingLastPathComponent + "/.save-\(UUID().uuidString)"
         try bytes.write(to: URL(fileURLWithPath: temporary))
+        let written = ContinuousClock.now
         guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return written
     }
 }

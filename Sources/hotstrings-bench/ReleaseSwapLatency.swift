@@ -36,6 +36,17 @@ final class WatchedStore {
         return (arrival - start).seconds
     }
 
+    /// The seconds from `change()` until the store's next reload, and from the instant `change()` returns (the
+    /// moment its save became visible: the rename after the writing) until then.
+    func secondsUntilReload(after change: () throws -> ContinuousClock.Instant) throws
+        -> (total: Double, fromMark: Double)
+    {
+        let start = ContinuousClock.now
+        let mark = try change()
+        guard let arrival = arrivals.wait(timeout: .seconds(5)) else { throw CocoaError(.fileReadUnknown) }
+        return ((arrival - start).seconds, (arrival - mark).seconds)
+    }
+
     func stop() {
         watcher.stop()
         continuation.finish()

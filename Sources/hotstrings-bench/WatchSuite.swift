@@ -109,7 +109,10 @@ struct WatchSuite: BenchmarkSuite {
                 print("  " + Format.cell(label, 10) + row.joined())
             }
             print("  catalog / strings at p50: "
-                  + Format.ratio(percentile(catalog.catalog, 0.5) / percentile(catalog.strings, 0.5)))
+                  + Format.ratio(percentile(catalog.catalog, 0.5) / percentile(catalog.strings, 0.5))
+                  + " with the writing, "
+                  + Format.ratio(percentile(catalog.catalogFromRename, 0.5) / percentile(catalog.stringsFromRename, 0.5))
+                  + " from the rename (`hotstrings-bench catalog` has the details)")
         } else {
             print("catalog save: skipped, no IceCubesApp catalog under \(corpus ?? "?")")
         }
