@@ -1,5 +1,3 @@
-import Glibc
-
 /// Why some bytes are not the JSON expected, and where.
 package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, e.g. "unterminated string".
@@ -136,13 +134,29 @@ package struct JSONScanner {
     }
 
     /// Whether the bytes at the cursor begin with `expected`.
-    /// - Complexity: O(n) in `expected.count`, through the C library's `memcmp` (vectorized: a catalog re-read
-    ///   compares most of its bytes with the previous version's, and a word-at-a-time loop was the largest part).
+    /// - Complexity: O(n) in `expected.count`, 32 bytes at a time (a catalog compares most of its bytes so).
     package func hasPrefix(_ expected: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = expected.count
         guard bytes.count - index >= count else { return false }
-        guard count > 0, let base = bytes.baseAddress, let other = expected.baseAddress else { return true }
-        return memcmp(base + index, other, count) == 0
+        guard count >= 32, let base = bytes.baseAddress, let other = expected.baseAddress else {
+            return ByteKeyIndex.bytesEqual(bytes, index, expected, 0, count: count)
+        }
+        let left = UnsafeRawPointer(base + index)
+        let right = UnsafeRawPointer(other)
+        func differs(_ offset: Int) -> UInt64 {
+            var difference: UInt64 = 0
+            for word in 0..<4 {
+                difference |= left.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self)
+                    ^ right.loadUnaligned(fromByteOffset: offset + 8 * word, as: UInt64.self)
+            }
+            return difference
+        }
+        var offset = 0
+        while offset + 32 <= count {
+            guard differs(offset) == 0 else { return false }
+            offset += 32
+        }
+        return differs(count - 32) == 0  // the last 32 bytes, overlapping what was compared
     }
 
     /// Moves the cursor to `offset`, at or after the start of a value the caller has looked at (a value it read
