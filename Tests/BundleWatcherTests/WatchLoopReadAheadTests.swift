@@ -25,14 +25,19 @@ import Testing
     static let tables = (1...5).map { "en.lproj/T\($0).strings" }
 
     /// A read that found another process holding the file open for writing is not published (a test running in
-    /// parallel that spawns a process lends it every descriptor until its exec): the save is made again, a few times
-    /// at most, so that one of them is read with no writer.
+    /// parallel that spawns a process lends it every descriptor until its exec, which on a loaded machine can take
+    /// longer than a few saves: 5 quick attempts all met one once in 4 looped runs): the save is made again, pausing
+    /// between attempts, until one of them is read with no writer or the deadline passes.
     @Test func aSingleSaveIsPublishedWithoutWaitingForTheWindow() throws {
         let bundle = try TestBundle()
         let (loop, inotify) = try Self.loop(on: bundle)
         #expect(loop.start().seen.count == 4)
         var published: [String: Seen]?
-        for attempt in 1...5 where published == nil {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var attempt = 0
+        while published == nil, ContinuousClock.now < deadline {
+            attempt += 1
+            if attempt > 1 { usleep(20_000) }
             try bundle.save("de.lproj/Localizable.strings", stringsText(["greeting": "Servus \(attempt)"]))
             let start = ContinuousClock.now
             loop.handle(try inotify.readEvents(), at: start)
@@ -84,14 +89,22 @@ import Testing
             loop.handle(try inotify.readEvents(), at: at)
             return loop.takeSettled(at: at) { () throws(SystemError) in try inotify.readEvents() }?.seen
         }
-        let start = ContinuousClock.now
-        // Saved again (five times at most) while a read finds a writer: a process spawned by a test running in
-        // parallel holds every descriptor until its exec.
-        var first: [String: Seen]?
-        for _ in 1...5 where first == nil {
-            try bundle.save(Self.tables[0], stringsText(["k": "1"]))
-            first = try step(start)
+        // Saved again (pausing in between, until a deadline) while a read finds a writer: a process spawned by a
+        // test running in parallel holds every descriptor until its exec, which can take a while on a loaded machine.
+        func saveUntilReadAhead(_ text: String, at instant: ContinuousClock.Instant) throws -> [String: Seen]? {
+            let deadline = ContinuousClock.now + .seconds(60)
+            var published: [String: Seen]?
+            var attempt = 0
+            while published == nil, ContinuousClock.now < deadline {
+                attempt += 1
+                if attempt > 1 { usleep(20_000) }
+                try bundle.save(Self.tables[0], text)
+                published = try step(instant)
+            }
+            return published
         }
+        let start = ContinuousClock.now
+        let first = try saveUntilReadAhead(stringsText(["k": "1"]), at: start)
         #expect(first == [Self.tables[0]: .parsed(["k": "1"])], "read ahead")
         for table in Self.tables.dropFirst() { try bundle.save(table, stringsText(["k": "1"])) }
         #expect(try step(start + .milliseconds(1)) == nil, "the rest waits for the window")
@@ -104,8 +117,8 @@ import Testing
         #expect(try step(held + Self.hour * 2) == [Self.tables[0]: .parsed(["k": "2"])], "at the window")
 
         let later = start + Self.hour * 20
-        try bundle.save(Self.tables[0], stringsText(["k": "3"]))
-        #expect(try step(later) == [Self.tables[0]: .parsed(["k": "3"])], "read ahead again once the hold is over")
+        #expect(try saveUntilReadAhead(stringsText(["k": "3"]), at: later) == [Self.tables[0]: .parsed(["k": "3"])],
+                "read ahead again once the hold is over")
     }
 
     /// Another event of any kind after the write that opened the batch (here the next file's temporary file, in
