@@ -83,6 +83,13 @@ final class IOLoop: Sendable {
 
     var isStopping: Bool { stopping.withLock { $0 } != nil }
 
+    /// Applies what `submit` handed over since the last time, in order.
+    private func applyQueuedCommands(_ state: inout State) {
+        for command in commands.withLock({ queued in defer { queued = [] }; return queued }) {
+            apply(command, &state)
+        }
+    }
+
     /// Runs the loop on the calling thread until `stop` and the flush are done.
     func run() {
         var state = State(limits: limits)
@@ -100,6 +107,9 @@ final class IOLoop: Sendable {
             let deadline = stopping.withLock { $0 }
             if let deadline {
                 if isAccepting {
+                    // What was handed over before the stop is queued before the connections close: the commands
+                    // are otherwise applied only after the next wait, when a connection without output was closed.
+                    applyQueuedCommands(&state)
                     isAccepting = false
                     poller.remove(listener)
                     if let web { poller.remove(web.listener) }
@@ -120,9 +130,7 @@ final class IOLoop: Sendable {
             } catch {
                 return
             }
-            for command in commands.withLock({ queued in defer { queued = [] }; return queued }) {
-                apply(command, &state)
-            }
+            applyQueuedCommands(&state)
             for event in ready {
                 if event.fd == listener {
                     if isAccepting { acceptAll(&state) }
