@@ -23,7 +23,7 @@ struct ServeCommand: Command {
             has the sticky bit (/tmp). <socket>.lock is locked (flock) while the daemon runs, so a second \
             daemon on the same path is refused. Only a socket of this user that nothing listens on (left \
             by a crash) is replaced: a regular file, a link or another user's socket at the path makes \
-            serve refuse to start. The mode (--socket-mode) is set through the umask at bind. At exit the \
+            serve refuse to start. The mode (--socket-mode) is set before listen, never following a link. At exit the \
             socket is removed only if it is still this daemon's.
 
             Limits per client: request lines up to 64 KiB (longer: too_large, then closed); 64 requests \

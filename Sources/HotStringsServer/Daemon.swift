@@ -50,8 +50,7 @@ package final class Daemon: Sendable {
 
     /// Starts, serves until SIGTERM or SIGINT (SIGHUP rescans the bundle), stops; returns the exit status.
     ///
-    /// Call from the main thread before any other thread starts: it blocks the signals it handles, and
-    /// sets the socket's mode through the process-wide umask.
+    /// Call from the main thread before any other thread starts: it blocks the signals it handles.
     /// - Precondition: the daemon is `configured` (a daemon runs once).
     /// - Throws: `ServerStartError` when the socket or the bundle cannot be set up.
     package func run() throws(ServerStartError) -> Int32 {

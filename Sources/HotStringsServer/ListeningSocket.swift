@@ -10,7 +10,8 @@ import LinuxSystem
 ///    with `flock` and held for the daemon's life: of two daemons started at once on one path, one runs.
 /// 3. A file already at the path is replaced only when it is a socket of ours that nothing listens on (left
 ///    by a crash); a regular file, a link, a directory, someone else's socket or a live socket is refused.
-/// 4. `bind` creates the socket with its mode from the umask (never a `chmod` by path), then `listen`.
+/// 4. `bind` creates the socket, which gets its mode before `listen` without following a link and without
+///    changing the process-wide umask (see `UnixSocket.listen`).
 /// At exit the path is unlinked only while it is still the socket this daemon bound (same device and inode).
 final class ListeningSocket {
     /// The listening descriptor.
@@ -29,8 +30,6 @@ final class ListeningSocket {
 
     /// systemd's socket when one was passed, else a new socket at `path` with `mode`, set up as described
     /// on the type.
-    ///
-    /// Call before other threads start: the umask is changed around `bind`.
     /// - Throws: `ServerStartError` saying which rule refused the path, or which call failed.
     static func open(path: String, mode: UInt32) throws(ServerStartError) -> ListeningSocket {
         if let activated = SocketActivation.listenerDescriptors().first {

@@ -25,15 +25,17 @@ package enum UnixSocket {
     /// Creates a listening socket at `path` with `socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC)`,
     /// `bind` and `listen`.
     ///
-    /// The file is created by `bind` with its final `mode`: `fchmod` on the socket first (Linux gives the file
-    /// the socket's mode less the umask), and, only when the umask would remove bits of `mode`, the umask set
-    /// to `~mode` around `bind`. The mode is never changed by path afterwards (a `chmod` by path could follow
-    /// a link swapped in meanwhile). The umask is process-wide: when `mode` needs it changed, call this before
-    /// other threads create files. The file exists with its final mode before `listen`.
+    /// The file gets its final `mode` before `listen`, without touching the process-wide umask (which would
+    /// race with every other thread creating files): `fchmod` on the socket first (Linux gives the file the
+    /// socket's mode less the umask, so it is never more open than `mode`), `bind`, then, only when the umask
+    /// took bits away, the file itself is opened with `O_PATH | O_NOFOLLOW`, checked to be a socket owned by
+    /// this user, and changed through `/proc/self/fd/N`: a link swapped in meanwhile is never followed, and in
+    /// a sticky or private directory no one else can swap the file.
     /// Nothing is replaced: a file at `path`, stale or not, makes `bind` fail (see `isListening(atPath:)`).
     /// The socket file stays after `close`; the caller removes it.
     /// - Throws: `SystemError` naming `path`: from `bind` (`.addressInUse` when something is there,
-    ///   `.nameTooLong` past 107 bytes) or `listen`; the file is removed when `listen` fails.
+    ///   `.nameTooLong` past 107 bytes) or `listen`, or the mode change (`EPERM` when the file is no socket of this user's); the file is removed
+    ///   when anything after `bind` fails.
     package static func listen(atPath path: String, mode: UInt32 = 0o600, backlog: Int32 = 1024)
         throws(SystemError) -> Int32
     {
@@ -41,15 +43,11 @@ package enum UnixSocket {
         let fd = try makeSocket(SOCK_STREAM, nonBlocking: true)
         var isBound = false
         do throws(SystemError) {
-            // Linux creates the file with the socket inode's mode less the umask. The inode's mode is set
-            // with fchmod on the descriptor; only when the umask would take bits away is it changed too.
+            // Linux creates the file with the socket inode's mode less the umask.
             _ = try retryingOnInterrupt { fchmod(fd, mode_t(mode)) }.get("fchmod", path: path)
-            let needsMask = (ProcessStatistics.fileCreationMask() ?? 0o777) & mode != 0
-            let previousMask = needsMask ? umask(mode_t(~mode & 0o777)) : 0
-            let bound = retryingOnInterrupt { address.withSocketAddress { bind(fd, $0, $1) } }
-            if needsMask { umask(previousMask) }
-            _ = try bound.get("bind", path: path)
+            _ = try retryingOnInterrupt { address.withSocketAddress { bind(fd, $0, $1) } }.get("bind", path: path)
             isBound = true
+            try FileSystem.setSocketFileMode(atPath: path, to: mode)
             _ = try retryingOnInterrupt { Glibc.listen(fd, backlog) }.get("listen", path: path)
             return fd
         } catch {

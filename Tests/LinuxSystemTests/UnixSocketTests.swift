@@ -1,3 +1,4 @@
+import Glibc
 import LinuxSystem
 import Testing
 
@@ -34,6 +35,29 @@ import Testing
             let status = try FileSystem.status(atPath: path)
             #expect(status.kind == .other)
             #expect(status.permissions == mode)
+        }
+    }
+
+    /// The mode is set without the process-wide umask, on the file itself: a link or a file that is no socket is
+    /// refused and keeps its mode.
+    @Test func theModeIsSetOnlyOnASocketAndNeverThroughALink() throws {
+        try withTemporaryDirectory { directory throws in
+            let listener = try UnixSocket.listen(atPath: "\(directory)/real.sock", mode: 0o600)
+            defer { SocketIO.close(listener) }
+            try FileSystem.writeFile(Array("x".utf8), toPath: "\(directory)/plain", mode: 0o600)
+            #expect(symlink("\(directory)/real.sock", "\(directory)/link.sock") == 0)
+            let throughLink = #expect(throws: SystemError.self) {
+                try FileSystem.setSocketFileMode(atPath: "\(directory)/link.sock", to: 0o666)
+            }
+            #expect(throughLink?.errno == .notPermitted)
+            let plain = #expect(throws: SystemError.self) {
+                try FileSystem.setSocketFileMode(atPath: "\(directory)/plain", to: 0o666)
+            }
+            #expect(plain?.errno == .notPermitted)
+            #expect(try FileSystem.status(atPath: "\(directory)/real.sock").permissions == 0o600)
+            #expect(try FileSystem.status(atPath: "\(directory)/plain").permissions == 0o600)
+            try FileSystem.setSocketFileMode(atPath: "\(directory)/real.sock", to: 0o660)
+            #expect(try FileSystem.status(atPath: "\(directory)/real.sock").permissions == 0o660)
         }
     }
 
