@@ -32,11 +32,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The epoll I/O loop that fronts a service host: the Unix socket's clients and the page's HTTP, for the
+        // daemon and for embedded mode's page.
+        .target(
+            name: "HotStringsFront",
+            dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsFormat", "HotStringsService"],
+            swiftSettings: strict
+        ),
         .target(
             name: "HotStringsServer",
             dependencies: [
                 "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat",
-                "HotStringsService", "HotStringsRelease",
+                "HotStringsService", "HotStringsRelease", "HotStringsFront",
             ],
             swiftSettings: strict
         ),
@@ -49,7 +56,7 @@ let package = Package(
             name: "HotStringsEmbedded",
             dependencies: [
                 "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "BundleChanges", "StringsStore",
-                "HotStringsService", "StringsFormat", "LinuxSystem", "HotStringsRelease",
+                "HotStringsService", "StringsFormat", "LinuxSystem", "HotStringsRelease", "HotStringsFront",
             ],
             swiftSettings: strict
         ),
@@ -66,7 +73,8 @@ let package = Package(
             name: "HotStringsCLI",
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsProtocol",
-                "HotStringsServer", "HotStringsClient", "HotStringsService", "HotStringsRelease", "HotStringsLint",
+                "HotStringsServer", "HotStringsFront", "HotStringsClient", "HotStringsService", "HotStringsRelease",
+                "HotStringsLint",
             ],
             swiftSettings: strict
         ),
@@ -121,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "HotStringsServerTests",
             dependencies: [
-                "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
+                "HotStringsServer", "HotStringsFront", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
                 "StringsFormat", "HotStringsTestSupport",
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient",  // LineClient wraps its LineConnection
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsFront
 import HotStringsProtocol
 import HotStringsRelease
 import HotStringsServer

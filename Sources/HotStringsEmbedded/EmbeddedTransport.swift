@@ -1,5 +1,6 @@
 import BundleWatcher
 import HotStringsClient
+import HotStringsFront
 import HotStringsProtocol
 import HotStringsRelease
 import HotStringsService
@@ -20,6 +21,9 @@ package final class EmbeddedTransport: HotStringsTransport {
     let host: ServiceHost<TransportEvents>
     private let session: EmbeddedSession
     private let deliverer: Deliverer
+    /// The translator's page, with `EmbeddedOptions.webPort`.
+    private let web: EmbeddedWeb?
+    private let onWebPage: (@Sendable (String) -> Void)?
     private let isStopped = Atomic<Bool>(false)
 
     /// Prepares the host for the bundle at `bundle`; nothing runs before `start`.
@@ -55,11 +59,24 @@ package final class EmbeddedTransport: HotStringsTransport {
         let deliverer = Deliverer()
         self.deliverer = deliverer
         session = EmbeddedSession(host: host, deliver: { deliverer.enqueue($0) })
+        web = try options.webPort.map { [host] port throws(EmbeddedStartError) in
+            try EmbeddedWeb(WebOptions(port: port, rotatesToken: options.rotatesWebToken),
+                            stateDirectory: options.stateDirectory, host: host)
+        }
+        onWebPage = options.onWebPage
     }
 
     package func start(_ handler: @escaping @Sendable (TransportEvent) -> Void) {
         deliverer.start(handler)
-        host.start(connectionCount: { 1 }) { [session] outputs in session.handle(outputs) }
+        guard let web else {
+            host.start(connectionCount: { 1 }) { [session] outputs in session.handle(outputs) }
+            return
+        }
+        host.start(connectionCount: { 1 }, webURL: web.url) { [session] outputs in
+            session.handle(web.route(outputs))
+        }
+        web.start()
+        onWebPage?(web.url)
     }
 
     package func send(_ command: TransportCommand) {
@@ -83,12 +100,14 @@ package final class EmbeddedTransport: HotStringsTransport {
         host.stopSources(waitingForPuller: false)
         deliverer.stop()
         session.stop()
+        web?.stop()
         host.finish(waiting: false)
     }
 
-    /// Whether the watcher's, the delivery, the service's and the puller's thread have all ended (after `stop()`).
+    /// Whether the watcher's, the delivery, the service's, the puller's and the page's thread have all ended (after `stop()`).
     package var hasFinished: Bool {
         host.watcher.hasFinished && deliverer.hasFinished && host.hasEnded && (host.pullLoop?.hasEnded ?? true)
+            && (web?.hasEnded ?? true)
     }
 
     /// Where the puller stands (nil without `pull`).

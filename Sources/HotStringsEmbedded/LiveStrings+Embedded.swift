@@ -19,11 +19,26 @@ extension LiveStrings {
         /// Whether the pseudo-languages `en-XA` and `ar-XB` are served, made from the development language's
         /// tables and remade in the same reload when they change (off by default, as `serve --pseudo-languages`).
         public var pseudoLanguages: Bool
+        /// Serves the translator's page (docs/WEB.md) on 127.0.0.1 at this port (0: one the kernel picks), as
+        /// `serve --web` does: edits saved there reach this process (and every other watching the bundle) in one
+        /// reload. Nil, the default, serves no page. The page's address with its token is logged on standard
+        /// error, passed to `onWebPage` and shown by `status`; the token is kept in `stateDirectory` when there is
+        /// one (else it lasts as long as the process).
+        public var webPort: UInt16?
+        /// Whether a new token replaces the saved one, as `serve --web-new-token` (off by default).
+        public var rotatesWebToken: Bool
+        /// Called once, when the page is served, with its address and token (`http://127.0.0.1:PORT/?token=…`):
+        /// for a debug menu, or to open a browser.
+        public var onWebPage: (@Sendable (String) -> Void)?
 
         /// Options; every parameter has a default suited to an application.
         public init(developmentLanguage: String = "en", stateDirectory: String? = nil,
                     maximumFileSize: Int = 16 << 20, followsExternalSymlinks: Bool = false,
-                    pseudoLanguages: Bool = false) {
+                    pseudoLanguages: Bool = false, webPort: UInt16? = nil, rotatesWebToken: Bool = false,
+                    onWebPage: (@Sendable (String) -> Void)? = nil) {
+            self.webPort = webPort
+            self.rotatesWebToken = rotatesWebToken
+            self.onWebPage = onWebPage
             self.pseudoLanguages = pseudoLanguages
             self.developmentLanguage = developmentLanguage
             self.stateDirectory = stateDirectory

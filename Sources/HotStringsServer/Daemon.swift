@@ -1,4 +1,5 @@
 import BundleWatcher
+import HotStringsFront
 import HotStringsService
 import LinuxSystem
 import StringsStore
@@ -108,7 +109,12 @@ package final class Daemon: Sendable {
             Log.warning("pull: cannot prepare \(configuration.service.bundle) yet: \(passing)")
         }
         let web = try configuration.web.map { options throws(ServerStartError) in
-            try Self.openWeb(options, stateDirectory: configuration.service.stateDirectory, root: host.watcher.root)
+            do throws(SystemError) {
+                return try WebServer.open(options, stateDirectory: configuration.service.stateDirectory,
+                                          root: host.watcher.root)
+            } catch {
+                throw ServerStartError(description: "cannot serve the page: \(error)")
+            }
         }
         let socket: ListeningSocket
         do {
@@ -139,25 +145,6 @@ package final class Daemon: Sendable {
         }
         let ioThread = NamedThread.run(name: "hotstrings-io") { io.run() }
         return Running(socket: socket, host: host, io: io, ioThread: ioThread, webListener: web?.listener)
-    }
-
-    /// The page's listener on 127.0.0.1 and its token (saved in the state directory, or new).
-    private static func openWeb(_ options: WebOptions, stateDirectory: String?, root: String)
-        throws(ServerStartError) -> WebServer {
-        do {
-            let token = try WebToken.load(stateDirectory: stateDirectory, root: root, rotating: options.rotatesToken)
-            let listener = try LoopbackSocket.listen(port: options.port)
-            let port: UInt16
-            do {
-                port = try LoopbackSocket.port(of: listener)
-            } catch {
-                SocketIO.close(listener)
-                throw error
-            }
-            return WebServer(listener: listener, access: WebAccess(token: token, port: port))
-        } catch {
-            throw ServerStartError(description: "cannot serve the page: \(error)")
-        }
     }
 
     /// Who may connect: this user, root, and the configured extra users.

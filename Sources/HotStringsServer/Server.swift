@@ -1,4 +1,5 @@
 import BundleWatcher
+import HotStringsFront
 import HotStringsService
 import LinuxSystem
 

@@ -17,12 +17,14 @@ final class EmbeddedBundle {
     private var token: ReloadToken?
 
     /// Copies the bundle and starts a client whose environment says `LANG=language`.
-    init(language: String = "de_CH.UTF-8", stateDirectory: String? = nil) throws {
+    init(language: String = "de_CH.UTF-8", stateDirectory: String? = nil,
+         options: LiveStrings.EmbeddedOptions = LiveStrings.EmbeddedOptions()) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("hs-embedded-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: sampleBundlePath, toPath: root + "/bundle")
-        transport = try EmbeddedTransport(bundle: root + "/bundle",
-                                          options: LiveStrings.EmbeddedOptions(stateDirectory: stateDirectory))
+        var options = options
+        options.stateDirectory = options.stateDirectory ?? stateDirectory
+        transport = try EmbeddedTransport(bundle: root + "/bundle", options: options)
         strings = LiveStrings(transport: transport,
                               configuration: LiveStrings.Configuration(environment: ["LANG": language]))
         token = strings.onReload { [probe] change in probe.record(change) }

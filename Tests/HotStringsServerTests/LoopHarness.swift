@@ -1,4 +1,4 @@
-@testable import HotStringsServer
+@testable import HotStringsFront
 import HotStringsService
 import HotStringsTestSupport
 import LinuxSystem

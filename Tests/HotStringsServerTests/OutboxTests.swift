@@ -1,4 +1,4 @@
-@testable import HotStringsServer
+@testable import HotStringsFront
 import Testing
 
 /// Flushes `outbox` through a fake socket that takes at most `piece` bytes per write and `budget` in all;

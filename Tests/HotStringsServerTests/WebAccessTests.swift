@@ -1,4 +1,4 @@
-@testable import HotStringsServer
+@testable import HotStringsFront
 import Testing
 
 /// The page's request parser and access rules, in memory.

@@ -3,7 +3,8 @@ import HotStringsService
 import LinuxSystem
 import Synchronization
 
-/// The server's I/O thread: accepts clients, reads request lines, writes responses and events.
+/// The I/O thread that fronts a service host: accepts clients, reads request lines, writes responses and events.
+/// The daemon runs one with its Unix socket (and the page when asked); embedded mode runs one for the page alone.
 ///
 /// It never blocks on a client: sockets are non-blocking, each client's unsent bytes wait in its
 /// `Outbox`, and writable interest is asked for only while something waits. Work that needs the store
@@ -17,11 +18,11 @@ import Synchronization
 /// empty lines) and goes to the back, and no more than `Limits.coreBacklog` requests wait in the core at
 /// once. So one client's flood, of requests or of empty lines, delays another's request by about one
 /// request per busy client, not by the whole flood.
-final class IOLoop: Sendable {
+package final class IOLoop: Sendable {
     /// Per-connection limits, and what happens past each.
-    struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// Unsent event bytes a client may have before it is resynchronized.
-        var outboxBytes = 8 << 20
+        package var outboxBytes = 8 << 20
         /// Requests a client may have unanswered before its socket is no longer read.
         var requestsInFlight = 64
         /// Times a client may overflow before it is closed.
@@ -39,10 +40,14 @@ final class IOLoop: Sendable {
         var answerBytesSoftCap = 1 << 20
         /// Unsent answer bytes past which the client is closed (a single answer may be larger than this).
         var answerBytesHardCap = 16 << 20
+
+        /// The defaults.
+        package init() {}
     }
 
     let poller: EventPoller
-    let listener: Int32
+    /// The Unix socket's listener (nil: the page alone, as in embedded mode).
+    let listener: Int32?
     let limits: Limits
     let admits: @Sendable (PeerCredentials) -> Bool
     let toCore: @Sendable (ServiceInput) -> Void
@@ -51,32 +56,38 @@ final class IOLoop: Sendable {
     private let commands = Mutex<[ServiceOutput<WireLines>]>([])
     private let stopping = Mutex<ContinuousClock.Instant?>(nil)
     /// How many clients are connected, for `status`.
-    let connectionCount = Atomic<Int>(0)
+    package let connectionCount = Atomic<Int>(0)
 
-    init(
-        listener: Int32, limits: Limits, web: WebServer? = nil,
+    /// The ID of the first client it accepts (those after count up): an embedded front keeps the IDs below for its
+    /// own session.
+    let firstClientID: ClientID
+
+    /// A loop over `listener` (nil: none) and `web`'s listener (nil: no page), handing requests to `toCore`.
+    package init(
+        listener: Int32?, limits: Limits, web: WebServer? = nil, firstClientID: ClientID = 1,
         admits: @escaping @Sendable (PeerCredentials) -> Bool,
         toCore: @escaping @Sendable (ServiceInput) -> Void
     ) throws(SystemError) {
         self.listener = listener
+        self.firstClientID = firstClientID
         self.limits = limits
         self.web = web
         self.admits = admits
         self.toCore = toCore
         poller = try EventPoller()
-        try poller.add(listener, interest: .readable)
+        if let listener { try poller.add(listener, interest: .readable) }
         if let web { try poller.add(web.listener, interest: .readable) }
     }
 
     /// Hands the core's outputs to the I/O thread; safe from any thread.
-    func submit(_ new: [ServiceOutput<WireLines>]) {
+    package func submit(_ new: [ServiceOutput<WireLines>]) {
         guard !new.isEmpty else { return }
         commands.withLock { $0 += new }
         poller.wake()
     }
 
     /// Stops accepting; the loop ends once every queued byte is written or `grace` has passed.
-    func stop(grace: Duration) {
+    package func stop(grace: Duration) {
         stopping.withLock { $0 = .now + grace }
         poller.wake()
     }
@@ -91,8 +102,8 @@ final class IOLoop: Sendable {
     }
 
     /// Runs the loop on the calling thread until `stop` and the flush are done.
-    func run() {
-        var state = State(limits: limits)
+    package func run() {
+        var state = State(limits: limits, firstClientID: firstClientID)
         // The poller is closed when the loop is released, not here: the core may still submit commands
         // (and wake the poller) until it has drained its inputs, and a closed eventfd's number can be reused.
         defer {
@@ -111,7 +122,7 @@ final class IOLoop: Sendable {
                     // are otherwise applied only after the next wait, when a connection without output was closed.
                     applyQueuedCommands(&state)
                     isAccepting = false
-                    poller.remove(listener)
+                    if let listener { poller.remove(listener) }
                     if let web { poller.remove(web.listener) }
                     for fd in state.web.connections.keys { closeWeb(fd, &state) }
                     for fd in state.connections.keys {
@@ -195,7 +206,7 @@ final class IOLoop: Sendable {
         let limits: Limits
         var connections: [Int32: Connection] = [:]
         var descriptors: [ClientID: Int32] = [:]
-        var nextID: ClientID = 1
+        var nextID: ClientID
         /// Set while accepting fails for lack of descriptors: the listener is out of the poller until then.
         var acceptPausedUntil: ContinuousClock.Instant?
         /// Connections the poller reported readable in this pass, in its order.
@@ -212,8 +223,9 @@ final class IOLoop: Sendable {
         /// The page's HTTP connections.
         var web = WebState()
 
-        init(limits: Limits) {
+        init(limits: Limits, firstClientID: ClientID) {
             self.limits = limits
+            nextID = firstClientID
             readBuffer = [UInt8](repeating: 0, count: limits.bytesPerTurn)
         }
 
@@ -226,6 +238,7 @@ final class IOLoop: Sendable {
     }
 
     private func acceptAll(_ state: inout State) {
+        guard let listener else { return }
         while true {
             let accepted: Int32?
             do {
@@ -258,7 +271,7 @@ final class IOLoop: Sendable {
     }
 
     func resumeAccepting(_ state: inout State) {
-        guard state.acceptPausedUntil != nil else { return }
+        guard state.acceptPausedUntil != nil, let listener else { return }
         state.acceptPausedUntil = nil
         try? poller.add(listener, interest: .readable)
     }

@@ -1,7 +1,7 @@
 import LinuxSystem
 
 /// What the I/O loop needs to serve the page: the loopback listener, the access rules and the limits.
-struct WebServer: Sendable {
+package struct WebServer: Sendable {
     /// The caps of the page's HTTP, and what happens past each.
     struct Limits: Sendable {
         /// Request line and headers (more: 431, then closed).
@@ -24,14 +24,29 @@ struct WebServer: Sendable {
         var eventBytes = 4 << 20
     }
 
-    /// The listening socket on 127.0.0.1.
-    let listener: Int32
+    /// The listening socket on 127.0.0.1; its owner closes it after the loop has ended.
+    package let listener: Int32
     /// The token and the names the page answers to.
     let access: WebAccess
     var limits = Limits()
 
     /// The page's address with the token, as logged at start and shown by `status`.
-    var url: String { "http://127.0.0.1:\(access.port)/?token=\(access.token)" }
+    package var url: String { "http://127.0.0.1:\(access.port)/?token=\(access.token)" }
+
+    /// The page's listener on 127.0.0.1 and its token (saved in the state directory, or new).
+    /// - Throws: a `SystemError` when the port cannot be bound or the kernel gives no random bytes.
+    package static func open(_ options: WebOptions, stateDirectory: String?, root: String)
+        throws(SystemError) -> WebServer {
+        let token = try WebToken.load(stateDirectory: stateDirectory, root: root, rotating: options.rotatesToken)
+        let listener = try LoopbackSocket.listen(port: options.port)
+        do {
+            let port = try LoopbackSocket.port(of: listener)
+            return WebServer(listener: listener, access: WebAccess(token: token, port: port))
+        } catch {
+            SocketIO.close(listener)
+            throw error
+        }
+    }
 }
 
 /// `--web PORT` and `--web-new-token`.
