@@ -7,13 +7,6 @@ import Testing
 /// `hotstrings keygen` and `publish --sign` against the real `minisign` (Debian's package, installed by .ci/run):
 /// our keys and signatures are checked by minisign, and minisign's keys and signatures are used and checked by us.
 @Suite struct SigningInteropTests {
-    private static func minisign() throws -> String {
-        guard let path = ["/usr/bin/minisign", "/usr/local/bin/minisign"]
-            .first(where: FileManager.default.isExecutableFile)
-        else { try Test.cancel("minisign is not installed (apt-get install minisign; .ci/run installs it)") }
-        return path
-    }
-
     private func read(_ path: String) throws -> String {
         String(decoding: try FileSystem.readFile(atPath: path, maximumSize: 1 << 20), as: UTF8.self)
     }
@@ -53,7 +46,7 @@ import Testing
     }
 
     @Test func minisignChecksOurKeysAndSignature() throws {
-        let minisign = try Self.minisign()
+        let minisign = try ReleaseFixture.minisign()
         let fixture = try ReleaseFixture()
         let (publicPath, secretPath) = (fixture.sandbox.root + "/k.pub", fixture.sandbox.root + "/k.key")
         #expect(try HotstringsProcess.run(["keygen", publicPath, secretPath]).code == 0)
@@ -71,7 +64,7 @@ import Testing
 
     /// A key made by `minisign -G -W` signs with `publish --sign`, and minisign checks the result.
     @Test func publishSignsWithAKeyMadeByMinisign() throws {
-        let minisign = try Self.minisign()
+        let minisign = try ReleaseFixture.minisign()
         let fixture = try ReleaseFixture()
         let (publicPath, secretPath) = (fixture.sandbox.root + "/m.pub", fixture.sandbox.root + "/m.key")
         let made = try ProcessRun.tool(minisign, ["-G", "-W", "-p", publicPath, "-s", secretPath], mergingErrors: true)
@@ -92,7 +85,7 @@ import Testing
     /// Signatures made by `minisign -Sm` (prehashed `ED`) and `minisign -S -l` (legacy `Ed`) verify with ours; a
     /// changed file or trusted comment does not.
     @Test func minisignsSignaturesVerifyWithOurs() throws {
-        let minisign = try Self.minisign()
+        let minisign = try ReleaseFixture.minisign()
         let fixture = try ReleaseFixture()
         let (publicPath, secretPath) = (fixture.sandbox.root + "/m.pub", fixture.sandbox.root + "/m.key")
         let made = try ProcessRun.tool(minisign, ["-G", "-W", "-p", publicPath, "-s", secretPath], mergingErrors: true)

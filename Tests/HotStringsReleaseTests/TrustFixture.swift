@@ -17,6 +17,21 @@ extension ReleaseFixture {
         return key
     }
 
+    /// Pull options for `url` that trust `key` alone.
+    func options(_ url: String, trusting key: MinisignSecretKey) throws -> PullOptions {
+        var options = try options(url)
+        options.trustedKeys = [key.publicKey]
+        return options
+    }
+
+    /// Minisign's path; the test is cancelled when it is not installed.
+    static func minisign() throws -> String {
+        guard let path = ["/usr/bin/minisign", "/usr/local/bin/minisign"]
+            .first(where: FileManager.default.isExecutableFile)
+        else { try Test.cancel("minisign is not installed (apt-get install minisign; .ci/run installs it)") }
+        return path
+    }
+
     /// Publishes the source signed with `key` (`now` and `expiresIn` for the manifest's times); the manifest.
     @discardableResult
     func publishSigned(with key: MinisignSecretKey, now: Date = Date(), expiresIn: Duration = .seconds(86_400 * 30))

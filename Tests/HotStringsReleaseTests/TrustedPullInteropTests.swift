@@ -7,17 +7,10 @@ import Testing
 /// `pull --trusted-key` with signatures made by the real `minisign`, killed mid-install, and in a daemon that keeps
 /// pulling (`serve --pull --trusted-key`), whose `status` names the release's sequence, signer and expiry.
 @Suite struct TrustedPullInteropTests {
-    private static func minisign() throws -> String {
-        guard let path = ["/usr/bin/minisign", "/usr/local/bin/minisign"]
-            .first(where: FileManager.default.isExecutableFile)
-        else { try Test.cancel("minisign is not installed (apt-get install minisign; .ci/run installs it)") }
-        return path
-    }
-
     /// A manifest signed by `minisign -Sm` (prehashed) or `minisign -S -l` (legacy) with its own key installs.
     @Test(arguments: [[String](), ["-l"]])
     func aManifestSignedByMinisignInstalls(flags: [String]) throws {
-        let minisign = try Self.minisign()
+        let minisign = try ReleaseFixture.minisign()
         let fixture = try ReleaseFixture()
         let nginx = try fixture.nginxOrigin()
         let (publicPath, secretPath) = (fixture.sandbox.root + "/m.pub", fixture.sandbox.root + "/m.key")

@@ -91,8 +91,7 @@ import Testing
         let fixture = try ReleaseFixture()
         let nginx = try fixture.nginxOrigin()
         let key = try fixture.makeKey()
-        var options = try fixture.options(nginx.url)
-        options.trustedKeys = [key.publicKey]
+        let options = try fixture.options(nginx.url, trusting: key)
         let puller = Puller(bundle: fixture.target, options: options)
         let first = try fixture.publishSigned(with: key)
         _ = try puller.pull()
@@ -170,8 +169,7 @@ import Testing
         try FileSystem.makeDirectory(atPath: fixture.output)
         let origin = try FaultOrigin(root: fixture.output)
         let key = try fixture.makeKey()
-        var options = try fixture.options(origin.url)
-        options.trustedKeys = [key.publicKey]
+        let options = try fixture.options(origin.url, trusting: key)
         let puller = Puller(bundle: fixture.target, options: options)
         let first = try fixture.publishSigned(with: key)
         _ = try puller.pull()
@@ -224,8 +222,7 @@ import Testing
         let fixture = try ReleaseFixture()
         let nginx = try fixture.nginxOrigin()
         let key = try fixture.makeKey()
-        var options = try fixture.options(nginx.url)
-        options.trustedKeys = [key.publicKey]
+        let options = try fixture.options(nginx.url, trusting: key)
         var manifest = try fixture.publishSigned(with: key)
         manifest.expires = ReleaseTime.string(Date().addingTimeInterval(-Puller.clockSkew + 60))
         try fixture.serveSigned(manifest, with: key)
