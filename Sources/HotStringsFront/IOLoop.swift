@@ -256,18 +256,24 @@ package final class IOLoop: Sendable {
                 SocketIO.close(fd)
                 continue
             }
-            do {
-                try poller.add(fd, interest: .readable)
-            } catch {
-                SocketIO.close(fd)
-                continue
-            }
-            let id = state.nextID
-            state.nextID += 1
+            guard let id = admit(fd, &state) else { continue }
             state.connections[fd] = Connection(id: id, outbox: Outbox(limit: state.limits.outboxBytes))
             state.descriptors[id] = fd
             connectionCount.add(1, ordering: .relaxed)
         }
+    }
+
+    /// Watches the new connection `fd` and gives it the next client ID; nil (and `fd` closed) when the poller
+    /// cannot take it.
+    func admit(_ fd: Int32, _ state: inout State) -> ClientID? {
+        do {
+            try poller.add(fd, interest: .readable)
+        } catch {
+            SocketIO.close(fd)
+            return nil
+        }
+        defer { state.nextID += 1 }
+        return state.nextID
     }
 
     func resumeAccepting(_ state: inout State) {

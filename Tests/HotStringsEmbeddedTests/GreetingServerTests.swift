@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import HotStringsTestSupport
 import LinuxSystem
 import Synchronization
@@ -37,64 +36,42 @@ import Testing
         }
 
         /// Sends `GET target` with `acceptLanguage` (none when nil) and reads the whole response.
-        func get(_ target: String, acceptLanguage: String?) throws -> (status: String, body: String, head: String) {
+        func get(_ target: String, acceptLanguage: String?) throws -> WebClient.Response {
             try Self.get(target, acceptLanguage: acceptLanguage, port: port)
         }
 
         /// Sends `GET target` to `port` with `acceptLanguage` (none when nil) and reads the whole response.
-        static func get(_ target: String, acceptLanguage: String?, port: UInt16) throws
-            -> (status: String, body: String, head: String) {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard connected == 0 else { throw TimedOut(description: "cannot connect to port \(port)") }
-            var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            if let acceptLanguage { request += "Accept-Language: \(acceptLanguage)\r\n" }
-            _ = try Descriptor.write(Array((request + "\r\n").utf8), to: fd)
-            var response: [UInt8] = []
-            while let bytes = try? Descriptor.read(from: fd, maximumCount: 1 << 16), !bytes.isEmpty {
-                response += bytes
-            }
-            let text = String(decoding: response, as: UTF8.self)
-            let parts = text.components(separatedBy: "\r\n\r\n")
-            let head = parts.first ?? ""
-            let status = head.split(separator: "\r\n").first.map { String($0.dropFirst("HTTP/1.1 ".count)) } ?? ""
-            return (status, parts.dropFirst().joined(separator: "\r\n\r\n"), head)
+        static func get(_ target: String, acceptLanguage: String?, port: UInt16) throws -> WebClient.Response {
+            let client = try WebClient(port: port, timeout: .seconds(30))
+            client.request("GET", target, port: port, headers: acceptLanguage.map { [("Accept-Language", $0)] } ?? [])
+            return try client.response()
         }
     }
 
     @Test func eachResponseIsInItsRequestsLanguage() throws {
         let server = try Server()
         let swiss = try server.get("/?count=3", acceptLanguage: "de-CH, fr;q=0.8")
-        #expect(swiss.status == "200 OK")
-        #expect(swiss.head.hasSuffix("\r\nContent-Language: de"), "\(swiss.head)")
-        #expect(swiss.body.hasPrefix("language: de\n"))
-        #expect(swiss.body.hasSuffix("Hallo!\n3 Einträge\nWillkommen bei HotStrings\n"), "\(swiss.body)")
+        #expect(swiss.status == 200)
+        #expect(swiss.headers["content-language"] == "de", "\(swiss.headers)")
+        #expect(swiss.text.hasPrefix("language: de\n"))
+        #expect(swiss.text.hasSuffix("Hallo!\n3 Einträge\nWillkommen bei HotStrings\n"), "\(swiss.text)")
         let french = try server.get("/?count=1", acceptLanguage: "it, fr-CA;q=0.9, de;q=0.5")
-        #expect(french.body.hasPrefix("language: fr\n"), "\(french.body)")
+        #expect(french.text.hasPrefix("language: fr\n"), "\(french.text)")
         let excluded = try server.get("/", acceptLanguage: "de;q=0, fr;q=0")
-        #expect(excluded.body.hasPrefix("language: en\n") && excluded.body.hasSuffix("Hello!\n1 item\nWelcome to HotStrings\n"))
+        #expect(excluded.text.hasPrefix("language: en\n") && excluded.text.hasSuffix("Hello!\n1 item\nWelcome to HotStrings\n"))
         let none = try server.get("/?count=2", acceptLanguage: nil)
-        #expect(none.body.hasSuffix("Hello!\n2 items\nWelcome to HotStrings\n"), "\(none.body)")
+        #expect(none.text.hasSuffix("Hello!\n2 items\nWelcome to HotStrings\n"), "\(none.text)")
         let malformed = try server.get("/", acceptLanguage: "de;q=2")
-        #expect(malformed.status == "400 Bad Request")
-        #expect(malformed.body.contains("'de;q=2': the weight must be q="))
+        #expect(malformed.status == 400)
+        #expect(malformed.text.contains("'de;q=2': the weight must be q="))
     }
 
     @Test func aChangeLandingWhileAPageRendersNeverMixesVersionsInIt() throws {
         let server = try Server()
         let first = try server.get("/", acceptLanguage: "de")
-        let generation = try #require(first.body.split(separator: "\n").dropFirst().first)   // "generation: N"
+        let generation = try #require(first.text.split(separator: "\n").dropFirst().first)   // "generation: N"
         // A slow page: its first text is rendered, then it waits until the test has seen the change land.
-        let slow = Mutex<(status: String, body: String, head: String)?>(nil)
+        let slow = Mutex<WebClient.Response?>(nil)
         let finished = DispatchSemaphore(value: 0)
         let port = server.port
         Thread.detachNewThread {
@@ -108,14 +85,14 @@ import Testing
             .replacingOccurrences(of: "\"Willkommen bei HotStrings\"", with: "\"Willkommen, v2\""),
             to: "de.lproj/Localizable.strings")
         try waitUntil("the change to reach a new page") {
-            try server.get("/", acceptLanguage: "de").body.contains("Hallo, v2!\n")
+            try server.get("/", acceptLanguage: "de").text.contains("Hallo, v2!\n")
         }
         #expect(finished.wait(timeout: .now() + 30) == .success)
         let page = try #require(slow.withLock { $0 })
         // Rendered from the snapshot taken before the change: old greeting and old title, never one of each.
-        #expect(page.body.contains("\(generation)\nHallo!\n"), "\(page.body)")
-        #expect(page.body.hasSuffix("Willkommen bei HotStrings\n"), "\(page.body)")
+        #expect(page.text.contains("\(generation)\nHallo!\n"), "\(page.text)")
+        #expect(page.text.hasSuffix("Willkommen bei HotStrings\n"), "\(page.text)")
         let fresh = try server.get("/", acceptLanguage: "de")
-        #expect(fresh.body.hasSuffix("Willkommen, v2\n") && !fresh.body.contains(generation))
+        #expect(fresh.text.hasSuffix("Willkommen, v2\n") && !fresh.text.contains(generation))
     }
 }

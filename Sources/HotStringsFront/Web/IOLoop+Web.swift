@@ -77,14 +77,7 @@ extension IOLoop {
                 }
                 closeWeb(oldest, &state)
             }
-            do {
-                try poller.add(fd, interest: .readable)
-            } catch {
-                SocketIO.close(fd)
-                continue
-            }
-            let id = state.nextID
-            state.nextID += 1
+            guard let id = admit(fd, &state) else { continue }
             var connection = WebConnection(id: id)
             connection.deadline = .now + web.limits.idleTimeout
             state.web.connections[fd] = connection
