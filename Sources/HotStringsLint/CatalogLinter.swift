@@ -6,13 +6,7 @@ package struct CatalogLinter {
     /// Parses the bytes of `path` and checks every language.
     package static func lint(_ bytes: [UInt8], path: String) -> LintedFile {
         var file = LintedFile(path: path, place: nil)
-        let catalog: StringCatalog
-        do throws(ParseError) {
-            catalog = try StringCatalog.parse(bytes)
-        } catch {
-            file.diagnostics.append(Diagnostic(error))
-            return file
-        }
+        guard let catalog = file.parsing({ () throws(ParseError) in try StringCatalog.parse(bytes) }) else { return file }
         file.catalog = catalog
         file.diagnostics += languageDiagnostics(catalog)
         for entry in catalog.entries {

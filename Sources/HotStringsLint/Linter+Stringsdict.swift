@@ -7,13 +7,7 @@ extension Linter {
     /// Parses a `.stringsdict` read from `path` and checks each entry.
     package func lintStringsdict(_ bytes: [UInt8], path: String) -> LintedFile {
         var file = LintedFile(path: path, place: BundlePlace(path: path))
-        let rules: StringsdictTable
-        do throws(ParseError) {
-            rules = try StringsdictFile.parse(bytes)
-        } catch {
-            file.diagnostics.append(Diagnostic(error))
-            return file
-        }
+        guard let rules = file.parsing({ () throws(ParseError) in try StringsdictFile.parse(bytes) }) else { return file }
         file.rules = rules
         if rules.isEmpty {
             file.diagnostics.append(Diagnostic(severity: .warning, kind: .emptyFile, message: "file is empty"))

@@ -114,6 +114,18 @@ package struct LintedFile: Sendable {
     package var diagnostics: [Diagnostic] = []
 }
 
+extension LintedFile {
+    /// What `parse` returns; nil when it throws, its error then recorded as this file's diagnostic.
+    mutating func parsing<Parsed>(_ parse: () throws(ParseError) -> Parsed) -> Parsed? {
+        do throws(ParseError) {
+            return try parse()
+        } catch {
+            diagnostics.append(Diagnostic(error))
+            return nil
+        }
+    }
+}
+
 /// Everything `lint` found, in path order.
 package struct LintReport: Sendable {
     package var files: [LintedFile]
@@ -178,13 +190,7 @@ package struct Linter {
         if path.hasSuffix(".xcstrings") { return CatalogLinter.lint(bytes, path: path) }
         if path.lowercased().hasSuffix(".stringsdict") { return lintStringsdict(bytes, path: path) }
         var file = LintedFile(path: path, place: BundlePlace(path: path))
-        let table: StringsTable
-        do throws(ParseError) {
-            table = try StringsFile.parse(bytes)
-        } catch {
-            file.diagnostics.append(Diagnostic(error))
-            return file
-        }
+        guard let table = file.parsing({ () throws(ParseError) in try StringsFile.parse(bytes) }) else { return file }
         file.table = table
         for duplicate in table.duplicates {
             let first = duplicate.first.map { " (first defined at \($0))" } ?? ""
