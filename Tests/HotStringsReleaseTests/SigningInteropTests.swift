@@ -66,9 +66,7 @@ import Testing
     @Test func publishSignsWithAKeyMadeByMinisign() throws {
         let minisign = try ReleaseFixture.minisign()
         let fixture = try ReleaseFixture()
-        let (publicPath, secretPath) = (fixture.sandbox.root + "/m.pub", fixture.sandbox.root + "/m.key")
-        let made = try ProcessRun.tool(minisign, ["-G", "-W", "-p", publicPath, "-s", secretPath], mergingErrors: true)
-        try #require(made.code == 0, "\(made.stdout)")
+        let (publicPath, secretPath) = try fixture.minisignKeyPair(minisign)
         let published = try HotstringsProcess.run(["publish", fixture.source, fixture.output, "--sign", secretPath])
         #expect(published.code == 0, "\(published.stderr)")
         let manifest = fixture.output + "/manifest.json"
@@ -87,9 +85,7 @@ import Testing
     @Test func minisignsSignaturesVerifyWithOurs() throws {
         let minisign = try ReleaseFixture.minisign()
         let fixture = try ReleaseFixture()
-        let (publicPath, secretPath) = (fixture.sandbox.root + "/m.pub", fixture.sandbox.root + "/m.key")
-        let made = try ProcessRun.tool(minisign, ["-G", "-W", "-p", publicPath, "-s", secretPath], mergingErrors: true)
-        try #require(made.code == 0, "\(made.stdout)")
+        let (publicPath, secretPath) = try fixture.minisignKeyPair(minisign)
         _ = try Publisher().publish(bundle: fixture.source, to: fixture.output)
         let manifest = fixture.output + "/manifest.json"
         let bytes = try FileSystem.readFile(atPath: manifest, maximumSize: 1 << 20)

@@ -32,6 +32,14 @@ extension ReleaseFixture {
         return path
     }
 
+    /// A key pair made by `minisign -G -W` (no password) in the sandbox: its public and secret key files.
+    func minisignKeyPair(_ minisign: String) throws -> (publicPath: String, secretPath: String) {
+        let (publicPath, secretPath) = (sandbox.root + "/m.pub", sandbox.root + "/m.key")
+        let made = try ProcessRun.tool(minisign, ["-G", "-W", "-p", publicPath, "-s", secretPath], mergingErrors: true)
+        try #require(made.code == 0, "\(made.stdout)")
+        return (publicPath, secretPath)
+    }
+
     /// Publishes the source signed with `key` (`now` and `expiresIn` for the manifest's times); the manifest.
     @discardableResult
     func publishSigned(with key: MinisignSecretKey, now: Date = Date(), expiresIn: Duration = .seconds(86_400 * 30))

@@ -13,9 +13,7 @@ import Testing
         let minisign = try ReleaseFixture.minisign()
         let fixture = try ReleaseFixture()
         let nginx = try fixture.nginxOrigin()
-        let (publicPath, secretPath) = (fixture.sandbox.root + "/m.pub", fixture.sandbox.root + "/m.key")
-        let made = try ProcessRun.tool(minisign, ["-G", "-W", "-p", publicPath, "-s", secretPath], mergingErrors: true)
-        try #require(made.code == 0, "\(made.stdout)")
+        let (publicPath, secretPath) = try fixture.minisignKeyPair(minisign)
         let published = try HotstringsProcess.run(["publish", fixture.source, fixture.output, "--sign", secretPath])
         #expect(published.code == 0, "\(published.stderr)")
         let manifest = fixture.output + "/manifest.json"
