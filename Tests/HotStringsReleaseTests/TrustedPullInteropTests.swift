@@ -104,6 +104,11 @@ import Testing
         try waitUntil("the release's reload", timeout: .seconds(10)) { subscriber.reloads == 1 }
         let warned = try HotstringsProcess.run(["status", "--socket", daemon.socket])
         #expect(warned.stderr.contains("expires at \(try #require(soon.expires))"), "\(warned.stderr)")
+        // The daemon's own log warns too, once per manifest fetched; the first release, a month out, did not.
+        #expect(!daemon.daemon.log.contains("\(first.release) expires"), "\(daemon.daemon.log)")
+        try waitUntil("the daemon's warning", timeout: .seconds(10)) {
+            daemon.daemon.log.contains("warning: pull: \(soon.release) expires at \(try #require(soon.expires))")
+        }
         _ = subscriber.terminate()
         try daemon.terminate()
     }
