@@ -58,8 +58,8 @@ struct WebPageTests {
         #expect(try web.daemon.terminate() == 0)
     }
 
-    /// Plural forms are edited as their forms: a `.stringsdict` entry's and a catalog's plural variations; each
-    /// saved form changes only its own bytes.
+    /// Plural forms are edited as their forms: a `.stringsdict` entry's and a catalog's plural variations, and a
+    /// catalog's device variations as each device's text; each saved form changes only its own bytes.
     @Test func pluralFormsAreEditedAsTheirForms() throws {
         let sandbox = try Sandbox()
         let web = try WebDaemon.start(sandbox)
@@ -70,7 +70,9 @@ struct WebPageTests {
             == stringsdict.replacingOccurrences(of: "<string>%d Eintrag</string>", with: "<string>%d Posten</string>"))
         #expect(try sandbox.read("Settings.xcstrings")
             == xcodeLayout(catalog).replacingOccurrences(of: #""value" : "%lld Dateien ausgewählt""#,
-                                            with: #""value" : "%lld Dateien gewählt""#))
+                                            with: #""value" : "%lld Dateien gewählt""#)
+                .replacingOccurrences(of: #""value" : "Klicken, um fortzufahren""#,
+                                      with: #""value" : "Klick, um fortzufahren""#))
         #expect(try web.daemon.terminate() == 0)
     }
 
