@@ -91,6 +91,23 @@ try:
     wait(driver, "no device problem", lambda: not driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
     driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
     wait(driver, "saved the device's text", lambda: "saved Tap to continue" in status(driver))
+
+    # A device that varies by plural inside opens as that device's forms beside the other devices' texts.
+    search.clear()
+    choose(driver, "table", "Devices")
+    search.send_keys("photos")
+    wait(driver, "the device plural key", lambda: rows(driver) == ["photos %lld"])
+    cell(driver, "photos %lld", "de").click()
+    wait(driver, "the device's forms",
+         lambda: sorted(editors()) == ["iphone.plural.one", "iphone.plural.other", "other"])
+    set_form("iphone.plural.one", "%@ Foto")
+    wait(driver, "the device form's problem",
+         lambda: "on iphone" in driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    set_form("iphone.plural.one", "ein Foto (%lld)")
+    wait(driver, "no device form problem",
+         lambda: not driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
+    wait(driver, "saved the device's form", lambda: "saved photos %lld" in status(driver))
 finally:
     driver.quit()
 
