@@ -22,7 +22,7 @@ struct SetCommand: Command {
             ArgumentSpec(name: "key", help: "The key."),
             ArgumentSpec(name: "value", help: "The value (of the plural form, with --form)."),
         ],
-        options: [EditOptions.language, EditOptions.table, comment, form, variable, createsLanguage, forces]
+        options: [EditOptions.language, EditOptions.table, comment, form, variable, device, createsLanguage, forces]
             + EditOptions.options,
         exitCodes: ClientOptions.exitCodes(
             success: "The value was written; standard output names the file.",
@@ -38,6 +38,9 @@ struct SetCommand: Command {
             + "entry.")
     static let variable: CommandOption<String?> = .optional(
         "variable", .text("name"), help: "The entry's variable, with --form, when it has more than one.")
+    static let device: CommandOption<String?> = .optional(
+        "device", .text("name"), help: "Set this device's text (iphone, ipad, mac, other …) of a String Catalog's "
+            + "device variations; with --form, that device's plural form.")
     static let createsLanguage: CommandOption<Bool> = .flag(
         "create-language", help: "Create the language's folder (<language>.lproj) when the bundle has none.")
     static let forces: CommandOption<Bool> = .flag(
@@ -55,9 +58,12 @@ struct SetCommand: Command {
         let variable = try arguments[Self.variable]
         if variable != nil && form == nil { throw UsageError("--variable names the variable of a --form") }
         write = Write(key: arguments.positionals[0], value: arguments.positionals[1], language: target.language,
-                      table: target.table, form: form, variable: variable, comment: try arguments[Self.comment],
-                      createLanguage: try arguments[Self.createsLanguage], force: try arguments[Self.forces])
-        if form != nil && write.comment != nil { throw UsageError("--comment is for a new entry, not a --form") }
+                      table: target.table, form: form, variable: variable, device: try arguments[Self.device],
+                      comment: try arguments[Self.comment], createLanguage: try arguments[Self.createsLanguage],
+                      force: try arguments[Self.forces])
+        if (form != nil || write.device != nil) && write.comment != nil {
+            throw UsageError("--comment is for a new entry, not a --form or a --device")
+        }
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {

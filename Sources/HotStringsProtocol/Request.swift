@@ -109,6 +109,9 @@ package struct Write: Sendable, Hashable {
     package var form: String?
     /// The entry's variable, for a form of an entry with several.
     package var variable: String?
+    /// The device (`iphone`, `mac`, `other` …) whose text (or, with `form`, whose plural form) of a String Catalog's
+    /// device variations is set.
+    package var device: String?
     /// The comment above a new entry.
     package var comment: String?
     /// Whether a language the bundle does not serve yet gets its folder.
@@ -118,7 +121,7 @@ package struct Write: Sendable, Hashable {
 
     /// A `set` of `key` to `value` in `language`'s `table`.
     package init(key: String, value: String, language: String, table: String = Request.defaultTable,
-                 form: String? = nil, variable: String? = nil, comment: String? = nil,
+                 form: String? = nil, variable: String? = nil, device: String? = nil, comment: String? = nil,
                  createLanguage: Bool = false, force: Bool = false) {
         self.key = key
         self.value = value
@@ -126,6 +129,7 @@ package struct Write: Sendable, Hashable {
         self.table = table
         self.form = form
         self.variable = variable
+        self.device = device
         self.comment = comment
         self.createLanguage = createLanguage
         self.force = force

@@ -81,6 +81,7 @@ package enum RequestDecoder {
                 language: try fields.requiredString("language"),
                 table: try fields.optionalString("table") ?? Request.defaultTable,
                 form: try fields.optionalString("form"), variable: try fields.optionalString("variable"),
+                device: try fields.optionalString("device"),
                 comment: try fields.optionalString("comment", allowEmpty: true),
                 createLanguage: try fields.optionalBool("createLanguage") ?? false,
                 force: try fields.optionalBool("force") ?? false

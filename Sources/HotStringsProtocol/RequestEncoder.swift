@@ -38,6 +38,7 @@ package enum RequestEncoder {
                         ("language", .string(write.language)), ("table", .string(write.table))]
             if let form = write.form { members.append(("form", .string(form))) }
             if let variable = write.variable { members.append(("variable", .string(variable))) }
+            if let device = write.device { members.append(("device", .string(device))) }
             if let comment = write.comment { members.append(("comment", .string(comment))) }
             if write.createLanguage { members.append(("createLanguage", .bool(true))) }
             if write.force { members.append(("force", .bool(true))) }

@@ -33,6 +33,7 @@ extension BundleEditor {
         }
         let folder = try servedFolder(of: language)
         let table = edit.table
+        if edit.device != nil { return try devicePlace(of: edit, language: language, folder: folder) }
         if case .form = edit.change {
             let inFolder = folder.map { rules($0 + "/" + table + ".stringsdict")?[edit.key] != nil } ?? false
             if !inFolder, let place = catalogPlace(of: edit, language: language) { return place }
@@ -96,6 +97,26 @@ extension BundleEditor {
             throw Failure(.cannotWrite, "cannot create \(display(created)): \(error)")
         }
         return Place(.strings, folder: created, name: table + ".strings")
+    }
+
+    /// Where a device's text (or form) goes: a catalog's device variations, only when no file of the language's
+    /// folder serves the key instead (a `.stringsdict` device entry is not edited by device).
+    private func devicePlace(of edit: Edit, language: LanguageTag, folder: String?) throws(Failure) -> Place {
+        let shown = DisplayText.escaped(edit.key)
+        if let folder {
+            let rule = folder + "/" + edit.table + ".stringsdict"
+            let plain = folder + "/" + edit.table + ".strings"
+            let servedFrom = rules(rule)?[edit.key] != nil ? rule : strings(plain)?[edit.key] != nil ? plain : nil
+            if let servedFrom {
+                throw Failure(.invalidInput, "'\(shown)' is served from \(display(servedFrom)); device texts are set "
+                              + "in String Catalogs only")
+            }
+        }
+        guard let place = catalogPlace(of: edit, language: language) else {
+            throw Failure(.noSuchKey, "'\(shown)' has no localization in '\(language.identifier)' in a catalog of "
+                          + "table '\(DisplayText.escaped(edit.table))'")
+        }
+        return place
     }
 
     /// The error for a language the bundle does not serve, listing those it serves.

@@ -8,6 +8,9 @@ extension BundleEditor {
     func checkSpecifiers(of edit: Edit, writing result: [UInt8], at place: Place) throws(Failure) {
         guard let language = LanguageTag(edit.language), language != developmentLanguage else { return }
         let reference = developmentLanguage.identifier
+        if place.kind == .catalog, edit.device != nil || edit.change.isForm {
+            return try checkCatalogVariation(of: edit, writing: result, at: place)
+        }
         switch edit.change {
         case .value(let value, _):
             guard let original = try developmentValue(of: edit.key, table: edit.table) else { return }
@@ -28,8 +31,62 @@ extension BundleEditor {
         }
     }
 
-    private func mismatch(_ key: String, found: String, expected: String, reference: String) -> Failure {
-        Failure(.specifierMismatch, "'\(DisplayText.escaped(key))': format specifiers "
+    /// Refuses a catalog's plural form or device text whose specifiers differ from the development language's, as
+    /// `lint` judges a rule: the edited language's localization of the key as the catalog compiles it, once the
+    /// form is written (for a device: that device's entry), against the development language's value of the key
+    /// as it is served (its folder's rule or value, else the catalog's; for a device: that device's, else
+    /// `other`'s, when it varies by device too). Plain texts on both sides compare by argument, as `set` does.
+    private func checkCatalogVariation(of edit: Edit, writing result: [UInt8], at place: Place) throws(Failure) {
+        guard let catalog = try? StringCatalog.parse(result),
+              let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(edit.key.utf8) }),
+              let written = Self.compiled(entry, of: catalog, language: place.language)?.shown(on: edit.device),
+              let original = try developmentEntry(of: edit.key, table: edit.table)?.shown(on: edit.device)
+        else { return }
+        let isPlain = written.variables.isEmpty && original.variables.isEmpty
+        let expected = isPlain ? FormatSpecifiers.argumentSignature(of: original.format)
+            : FormatSpecifiers.signature(of: original)
+        let found = isPlain ? FormatSpecifiers.argumentSignature(of: written.format)
+            : FormatSpecifiers.signature(of: written)
+        guard found != expected else { return }
+        throw mismatch(edit.key, found: found, expected: expected, reference: developmentLanguage.identifier,
+                       device: edit.device)
+    }
+
+    /// The development language's value of `key` as served, a text as an entry without variables: its folder's
+    /// `.stringsdict` rule or `.strings` value, else a catalog's.
+    private func developmentEntry(of key: String, table: String) throws(Failure) -> StringsdictEntry? {
+        if let folder = try servedFolder(of: developmentLanguage) {
+            if let rule = rules(folder + "/" + table + ".stringsdict")?[key] { return rule }
+            if let value = strings(folder + "/" + table + ".strings")?[key] {
+                return StringsdictEntry(format: value, variables: [:])
+            }
+        }
+        for path in catalogFiles() where lastComponent(path) == table + ".xcstrings" {
+            guard let catalog = catalog(path),
+                  let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { continue }
+            let spelled = entry.localizations.keys.first { LanguageTag($0) == developmentLanguage }
+                ?? (LanguageTag(catalog.sourceLanguage) == developmentLanguage ? catalog.sourceLanguage : nil)
+            if let spelled, let compiled = Self.compiled(entry, of: catalog, language: spelled) { return compiled }
+        }
+        return nil
+    }
+
+    /// What the catalog's `entry` compiles to in `language`, a text as an entry without variables.
+    private static func compiled(_ entry: StringCatalog.Entry, of catalog: StringCatalog, language: String)
+        -> StringsdictEntry?
+    {
+        let single = StringCatalog(sourceLanguage: catalog.sourceLanguage, entries: [entry])
+        switch single.compiled(language: language)[entry.key] {
+        case .rule(let rule)?: return rule
+        case .string(let text)?: return StringsdictEntry(format: text, variables: [:])
+        case nil: return nil
+        }
+    }
+
+    private func mismatch(_ key: String, found: String, expected: String, reference: String,
+                          device: String? = nil) -> Failure {
+        Failure(.specifierMismatch, "'\(DisplayText.escaped(key))'"
+                + (device.map { " on device '\(DisplayText.escaped($0))'" } ?? "") + ": format specifiers "
                 + "\(found.isEmpty ? "(none)" : found) differ from \(expected.isEmpty ? "(none)" : expected) in "
                 + "'\(reference)' (--force writes it anyway)")
     }
@@ -49,5 +106,22 @@ extension BundleEditor {
             if LanguageTag(catalog.sourceLanguage) == developmentLanguage { return key }
         }
         return nil
+    }
+}
+
+extension BundleEditor.Edit.Change {
+    /// Whether this sets a plural form.
+    var isForm: Bool {
+        if case .form = self { return true }
+        return false
+    }
+}
+
+extension StringsdictEntry {
+    /// The entry shown on `device` (no device: as `other`): its device's entry, else `other`'s, when it varies by
+    /// device; itself when it does not. `nil` when it varies by device but neither is there.
+    func shown(on device: String?) -> StringsdictEntry? {
+        guard !devices.isEmpty else { return self }
+        return devices[device ?? "other"] ?? devices["other"]
     }
 }

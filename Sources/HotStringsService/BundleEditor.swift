@@ -33,18 +33,22 @@ package struct BundleEditor: Sendable {
         package var table: String
         /// What happens to the key.
         package var change: Change
+        /// The device (`iphone`, `mac`, `other` …) whose text, or plural form, of a String Catalog's device
+        /// variations the value or form is; `nil` for the key's own.
+        package var device: String?
         /// Whether a language the bundle does not serve yet gets its folder (`L.lproj`).
         package var createsLanguage = false
         /// Whether a value whose format specifiers differ from the development language's is written anyway.
         package var isForced = false
 
         /// An edit of `key` in `language`'s `table`.
-        package init(key: String, language: String, table: String, change: Change,
+        package init(key: String, language: String, table: String, change: Change, device: String? = nil,
                      createsLanguage: Bool = false, isForced: Bool = false) {
             self.key = key
             self.language = language
             self.table = table
             self.change = change
+            self.device = device
             self.createsLanguage = createsLanguage
             self.isForced = isForced
         }
@@ -164,7 +168,11 @@ package struct BundleEditor: Sendable {
             texts += [("value", value), ("form", form)]
             if let variable { texts.append(("variable", variable)) }
         case .removal:
-            break
+            if edit.device != nil { throw Failure(.invalidInput, "a device's text cannot be removed; set it instead") }
+        }
+        if let device = edit.device {
+            guard !device.isEmpty else { throw Failure(.invalidInput, "the device must not be empty") }
+            texts.append(("device", device))
         }
         for (name, text) in texts where text.utf8.contains(0) {
             throw Failure(.invalidInput, "the \(name) must not contain a NUL character")
@@ -198,25 +206,33 @@ package struct BundleEditor: Sendable {
     private func edited(_ bytes: [UInt8], at place: Place, by edit: Edit) throws(Failure) -> [UInt8] {
         let result: [UInt8]
         do {
-            switch (place.kind, edit.change) {
-            case (.strings, .value(let value, let comment)):
+            switch (place.kind, edit.change, edit.device) {
+            case (.catalog, .value(let value, _), let device?):
+                result = try StringCatalogEditor.setting(device: device, form: nil, variable: nil, of: edit.key,
+                                                         language: place.language, to: value, in: bytes)
+            case (.catalog, .form(let form, let variable, let value), let device?):
+                result = try StringCatalogEditor.setting(device: device, form: form, variable: variable, of: edit.key,
+                                                         language: place.language, to: value, in: bytes)
+            case (_, _, .some):
+                preconditionFailure("a device's text is set in a catalog, never removed")
+            case (.strings, .value(let value, let comment), nil):
                 result = try StringsFileEditor.setting(edit.key, to: value, comment: comment, in: bytes)
-            case (.strings, .removal):
+            case (.strings, .removal, nil):
                 result = try StringsFileEditor.removing(edit.key, in: bytes)
-            case (.stringsdict, .form(let form, let variable, let value)):
+            case (.stringsdict, .form(let form, let variable, let value), nil):
                 result = try StringsdictEditor.setting(form: form, variable: variable, of: edit.key, to: value,
                                                        in: bytes)
-            case (.stringsdict, .removal):
+            case (.stringsdict, .removal, nil):
                 result = try StringsdictEditor.removing(edit.key, in: bytes)
-            case (.catalog, .value(let value, let comment)):
+            case (.catalog, .value(let value, let comment), nil):
                 result = try StringCatalogEditor.setting(edit.key, language: place.language, to: value,
                                                          comment: comment, in: bytes)
-            case (.catalog, .form(let form, let variable, let value)):
+            case (.catalog, .form(let form, let variable, let value), nil):
                 result = try StringCatalogEditor.setting(form: form, variable: variable, of: edit.key,
                                                          language: place.language, to: value, in: bytes)
-            case (.catalog, .removal):
+            case (.catalog, .removal, nil):
                 result = try StringCatalogEditor.removing(edit.key, language: place.language, in: bytes)
-            case (.stringsdict, .value), (.strings, .form):
+            case (.stringsdict, .value, nil), (.strings, .form, nil):
                 preconditionFailure("a place is chosen for its change")
             }
         } catch {

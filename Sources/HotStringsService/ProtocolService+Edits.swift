@@ -27,7 +27,7 @@ extension BundleEditor.Edit {
             .value(write.value, comment: write.comment)
         }
         self.init(key: write.key, language: write.language, table: write.table, change: change,
-                  createsLanguage: write.createLanguage, isForced: write.force)
+                  device: write.device, createsLanguage: write.createLanguage, isForced: write.force)
     }
 }
 

@@ -31,11 +31,7 @@ public enum StringCatalogEditor {
             throw EditError(.cannotEdit, "'\(DisplayText.escaped(key, limit: 60))' has variations in \(language); "
                             + "one value cannot replace them")
         }
-        var unit = localization.member("stringUnit") ?? .object([(String, JSONValue)]())
-        if case .object = unit {} else { unit = .object([(String, JSONValue)]()) }
-        unit.setMember("state", to: .string("translated"))
-        unit.setMember("value", to: .string(value))
-        localization.setMember("stringUnit", to: unit)
+        localization = localization.settingStringUnit(to: value)
         localizations.setMember(language, to: localization)
         entry.setMember("localizations", to: localizations)
         strings.setMember(key, to: entry)
@@ -56,10 +52,7 @@ public enum StringCatalogEditor {
     ) throws(EditError) -> [UInt8] {
         try EditError.checkKey(key)
         try EditError.checkText(value, naming: "value")
-        guard StringsdictEditor.pluralCategories.contains(form) else {
-            throw EditError(.invalidValue, "'\(DisplayText.escaped(form, limit: 20))' is not a plural category "
-                            + "(zero, one, two, few, many, other)")
-        }
+        try checkForm(form)
         var catalog = try read(bytes)
         var strings = try catalog.member("strings", orEmpty: false)
         let shown = DisplayText.escaped(key, limit: 60)
@@ -67,31 +60,15 @@ public enum StringCatalogEditor {
               var localization = localizations.member(language) else {
             throw EditError(.noSuchKey, "no \(language) localization for the key '\(shown)'")
         }
-        let unit: JSONValue = .object([("stringUnit", .object([("state", .string("translated")),
-                                                                 ("value", .string(value))]))])
-        func settingForm(in holder: JSONValue) throws(EditError) -> JSONValue? {
-            guard var variations = holder.member("variations"), var plural = variations.member("plural"),
-                  case .object = plural else { return nil }
-            var formUnit = plural.member(form) ?? unit
-            var stringUnit = formUnit.member("stringUnit") ?? .object([])
-            stringUnit.setMember("state", to: .string("translated"))
-            stringUnit.setMember("value", to: .string(value))
-            formUnit.setMember("stringUnit", to: stringUnit)
-            plural.setMember(form, to: formUnit)
-            variations.setMember("plural", to: plural)
-            var changed = holder
-            changed.setMember("variations", to: variations)
-            return changed
-        }
         if let variable, var substitutions = localization.member("substitutions"),
            let substitution = substitutions.member(variable) {
-            guard let changed = try settingForm(in: substitution) else {
+            guard let changed = substitution.settingPluralForm(form, to: value) else {
                 throw EditError(.cannotEdit, "the substitution '\(DisplayText.escaped(variable, limit: 60))' of "
                                 + "'\(shown)' in \(language) has no plural variations")
             }
             substitutions.setMember(variable, to: changed)
             localization.setMember("substitutions", to: substitutions)
-        } else if let changed = try settingForm(in: localization) {
+        } else if let changed = localization.settingPluralForm(form, to: value) {
             localization = changed
         } else {
             throw EditError(.noSuchKey, "'\(shown)' has no plural variations in \(language)")
@@ -126,6 +103,14 @@ public enum StringCatalogEditor {
         return xcodeLayout(catalog)
     }
 
+    /// Refuses a form that is no plural category.
+    static func checkForm(_ form: String) throws(EditError) {
+        guard StringsdictEditor.pluralCategories.contains(form) else {
+            throw EditError(.invalidValue, "'\(DisplayText.escaped(form, limit: 20))' is not a plural category "
+                            + "(zero, one, two, few, many, other)")
+        }
+    }
+
     /// A catalog value written exactly in Xcode's own layout (see `JSONValue.xcodeLayout`).
     ///
     /// `package`, not `public`: `JSONValue` is the package's own type.
@@ -133,7 +118,7 @@ public enum StringCatalogEditor {
         catalog.xcodeLayout()
     }
 
-    private static func read(_ bytes: [UInt8]) throws(EditError) -> JSONValue {
+    static func read(_ bytes: [UInt8]) throws(EditError) -> JSONValue {
         let catalog: JSONValue
         do {
             catalog = try JSONValue(parsing: bytes)
@@ -148,10 +133,10 @@ public enum StringCatalogEditor {
 
 extension JSONValue {
     /// The member `name` of an object (the last when it repeats), or `nil`.
-    fileprivate func member(_ name: String) -> JSONValue? { self[name] }
+    func member(_ name: String) -> JSONValue? { self[name] }
 
     /// The object member `name`, an empty object when absent and `orEmpty`.
-    fileprivate func member(_ name: String, orEmpty: Bool) throws(EditError) -> JSONValue {
+    func member(_ name: String, orEmpty: Bool) throws(EditError) -> JSONValue {
         switch self[name] {
         case .object(let members)?: return .object(members)
         case nil where orEmpty: return .object([])
@@ -162,7 +147,7 @@ extension JSONValue {
 
     /// Sets the member `name` of an object: its last occurrence when present, else a new member where Xcode's
     /// order puts it.
-    fileprivate mutating func setMember(_ name: String, to value: JSONValue) {
+    mutating func setMember(_ name: String, to value: JSONValue) {
         guard case .object(var members) = self else { return }
         if let index = members.lastIndex(where: { $0.0 == name }) {
             members[index].1 = value
@@ -173,8 +158,32 @@ extension JSONValue {
         self = .object(members)
     }
 
+    /// This localization (or substitution, or device case) with `variations.plural[form]` set to a translated
+    /// `value` (a missing form is added); `nil` when it has no plural variations.
+    func settingPluralForm(_ form: String, to value: String) -> JSONValue? {
+        guard var variations = member("variations"), var plural = variations.member("plural"),
+              case .object = plural else { return nil }
+        plural.setMember(form, to: (plural.member(form) ?? .object([])).settingStringUnit(to: value))
+        variations.setMember("plural", to: plural)
+        var changed = self
+        changed.setMember("variations", to: variations)
+        return changed
+    }
+
+    /// This localization (or a case of its variations) with `stringUnit` = `{state: translated, value}`, its other
+    /// members kept.
+    func settingStringUnit(to value: String) -> JSONValue {
+        var unit = member("stringUnit") ?? .object([])
+        if case .object = unit {} else { unit = .object([]) }
+        unit.setMember("state", to: .string("translated"))
+        unit.setMember("value", to: .string(value))
+        var changed = self
+        changed.setMember("stringUnit", to: unit)
+        return changed
+    }
+
     /// Removes every member `name` of an object.
-    fileprivate mutating func removeMember(_ name: String) {
+    mutating func removeMember(_ name: String) {
         guard case .object(var members) = self else { return }
         members.removeAll { $0.0 == name }
         self = .object(members)

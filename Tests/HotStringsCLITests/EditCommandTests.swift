@@ -87,4 +87,24 @@ struct EditCommandTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         }
     }
+
+    @Test func aDevicesTextIsSetInTheCatalog() throws {
+        try withSampleBundle { bundle in
+            let path = bundle + "/Settings.xcstrings"
+            let before = try String(contentsOfFile: path, encoding: .utf8)
+            let result = run(["set", "Tap to continue", "Klick, um fortzufahren", "--language", "de", "--table",
+                              "Settings", "--device", "mac", "--bundle", bundle])
+            #expect(result.code == 0, "\(result.stderr)")
+            #expect(result.stdout == "Settings.xcstrings\n")
+            let after = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(after == (before.hasSuffix("\n") ? String(before.dropLast()) : before).replacingOccurrences(
+                of: #""value" : "Klicken, um fortzufahren""#, with: #""value" : "Klick, um fortzufahren""#))
+            // A device's text whose specifiers differ from English's on that device is refused.
+            let refused = run(["set", "Tap to continue", "%@ klicken", "--language", "de", "--table", "Settings",
+                               "--device", "mac", "--bundle", bundle])
+            #expect(refused.code == 1)
+            #expect(refused.stderr.contains("on device 'mac'"), "\(refused.stderr)")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == after)
+        }
+    }
 }

@@ -22,6 +22,8 @@ struct RequestEncoderTests {
         .set(Write(key: "k", value: "v \"q\"", language: "de")),
         .set(Write(key: "n", value: "%d Dateien", language: "pt-BR", table: "T", form: "one", variable: "n",
                    comment: "c", createLanguage: true, force: true)),
+        .set(Write(key: "hint", value: "Klicken", language: "de", device: "mac")),
+        .set(Write(key: "hint", value: "%d Tipps", language: "de", form: "other", device: "iphone")),
         .remove(key: "k", language: "de", table: "Localizable"),
         .reportMissing(MissingReport(entries: [
             MissingEntry(.init(kind: .missing, table: "Localizable", key: "quote \" and\nnewline", language: "de-CH",
@@ -60,6 +62,9 @@ struct RequestEncoderTests {
         (.selectLanguage(nil), #"{"id":1,"op":"select-language","language":null}"#),
         (.set(Write(key: "k", value: "v", language: "de", force: true)),
          #"{"id":1,"op":"set","key":"k","value":"v","language":"de","table":"Localizable","force":true}"#),
+        (.set(Write(key: "k", value: "v", language: "de", form: "one", device: "mac")),
+         #"{"id":1,"op":"set","key":"k","value":"v","language":"de","table":"Localizable","form":"one","#
+            + #""device":"mac"}"#),
         (.remove(key: "k", language: "de", table: "T"), #"{"id":1,"op":"remove","key":"k","language":"de","table":"T"}"#),
         (.missing(language: "de", table: nil), #"{"id":1,"op":"missing","language":"de"}"#),
         (.states(table: "Localizable"), #"{"id":1,"op":"states","table":"Localizable"}"#),

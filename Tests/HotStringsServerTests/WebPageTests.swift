@@ -58,10 +58,10 @@ struct WebPageTests {
         #expect(try web.daemon.terminate() == 0)
     }
 
-    /// Plural forms are edited as their forms: a `.stringsdict` entry's and a catalog's plural variations; each
-    /// saved form changes only its own bytes.
+    /// Plural forms are edited as their forms: a `.stringsdict` entry's and a catalog's plural variations, and a
+    /// catalog's device variations as each device's text; each saved form changes only its own bytes.
     @Test func pluralFormsAreEditedAsTheirForms() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(extraFiles: ["Devices.xcstrings": devicesCatalog])
         let web = try WebDaemon.start(sandbox)
         let stringsdict = try sandbox.read("de.lproj/Localizable.stringsdict")
         let catalog = try sandbox.read("Settings.xcstrings")
@@ -70,7 +70,11 @@ struct WebPageTests {
             == stringsdict.replacingOccurrences(of: "<string>%d Eintrag</string>", with: "<string>%d Posten</string>"))
         #expect(try sandbox.read("Settings.xcstrings")
             == xcodeLayout(catalog).replacingOccurrences(of: #""value" : "%lld Dateien ausgewählt""#,
-                                            with: #""value" : "%lld Dateien gewählt""#))
+                                            with: #""value" : "%lld Dateien gewählt""#)
+                .replacingOccurrences(of: #""value" : "Klicken, um fortzufahren""#,
+                                      with: #""value" : "Klick, um fortzufahren""#))
+        #expect(try sandbox.read("Devices.xcstrings") == devicesCatalog.replacingOccurrences(
+            of: #""value" : "%lld Foto""#, with: #""value" : "ein Foto (%lld)""#))
         #expect(try web.daemon.terminate() == 0)
     }
 
@@ -98,6 +102,19 @@ struct WebPageTests {
 func xcodeLayout(_ text: String) -> String {
     text.hasSuffix("\n") ? String(text.dropLast()) : text
 }
+
+/// A catalog, in Xcode's layout, whose key varies by device, the iPhone's text by plural too.
+let devicesCatalog = String(decoding: StringCatalogEditor.xcodeLayout(try! JSONValue(parsing: Array(#"""
+    {"sourceLanguage":"en","version":"1.0","strings":{"photos %lld":{"localizations":{
+      "de":{"variations":{"device":{
+        "iphone":{"variations":{"plural":{"one":{"stringUnit":{"state":"translated","value":"%lld Foto"}},
+                                          "other":{"stringUnit":{"state":"translated","value":"%lld Fotos"}}}}},
+        "other":{"stringUnit":{"state":"translated","value":"%lld Bilder"}}}}},
+      "en":{"variations":{"device":{
+        "iphone":{"variations":{"plural":{"one":{"stringUnit":{"state":"translated","value":"%lld photo"}},
+                                          "other":{"stringUnit":{"state":"translated","value":"%lld photos"}}}}},
+        "other":{"stringUnit":{"state":"translated","value":"%lld pictures"}}}}}}}}}
+    """#.utf8))), as: UTF8.self)
 
 /// A catalog with one key in each translation state in German.
 let reviewCatalog = #"""

@@ -219,6 +219,37 @@ struct WebServerTests {
         #expect(try web.daemon.terminate() == 0)
     }
 
+    /// `/api/set` with `device` sets one device's text of a catalog's device variations, only its bytes; a device's
+    /// text or a catalog's plural form whose specifiers differ from the development language's is refused
+    /// (`bad_request`, 400, naming the difference) with nothing written.
+    @Test func aCatalogsDeviceTextIsSetAndDifferingSpecifiersAreRefused() throws {
+        let sandbox = try Sandbox()
+        let web = try WebDaemon.start(sandbox)
+        let api = try web.client()
+        let catalog = try sandbox.read("Settings.xcstrings")
+        api.request("POST", "/api/set", port: web.port, headers: [web.bearer],
+                    body: #"{"key":"Tap to continue","language":"de","table":"Settings","device":"mac","#
+                        + #""value":"Klick, um fortzufahren"}"#)
+        let answer = try api.response()
+        #expect(answer.status == 200, "\(answer.text)")
+        let edited = xcodeLayout(catalog).replacingOccurrences(of: #""value" : "Klicken, um fortzufahren""#,
+                                                               with: #""value" : "Klick, um fortzufahren""#)
+        #expect(try sandbox.read("Settings.xcstrings") == edited)
+        let refused = [
+            (#""key":"Tap to continue","device":"other","value":"%@ tippen""#, "on device 'other': format specifiers"),
+            (#""key":"%lld files selected","form":"other","value":"%@ Dateien""#, "format specifiers %@ %d differ"),
+        ]
+        for (fields, message) in refused {
+            api.request("POST", "/api/set", port: web.port, headers: [web.bearer],
+                        body: #"{"language":"de","table":"Settings","# + fields + "}")
+            let refusal = try api.response()
+            #expect(refusal.status == 400, "\(refusal.text)")
+            #expect(refusal.text.contains(#""code":"bad_request""#) && refusal.text.contains(message), "\(refusal.text)")
+        }
+        #expect(try sandbox.read("Settings.xcstrings") == edited)
+        #expect(try web.daemon.terminate() == 0)
+    }
+
     /// `/api/lint` (the socket's `lint`) finds what `hotstrings lint --json` finds in the bundle, paths relative to
     /// the root: one implementation of the checks, the CLI only prints them.
     @Test func lintAnswersWhatTheCommandFinds() throws {

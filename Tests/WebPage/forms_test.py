@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Plural forms in a real headless Chromium: a .stringsdict entry and a catalog's plural variations are edited as
-their forms, one labelled textarea each; a form whose specifiers differ is flagged and not saved.
+"""Plural forms in a real headless Chromium: a .stringsdict entry, a catalog's plural variations and a catalog's
+device variations are edited as their forms, one labelled textarea each; a form whose specifiers differ is flagged
+and not saved.
 
 Usage: forms_test.py URL_WITH_TOKEN
 Exit 0 when every check passes, 77 when Chromium or Selenium is missing (the reason on stdout), 1 otherwise.
@@ -18,8 +19,12 @@ failures = []
 
 
 def editors():
-    return {e.get_attribute("data-variable") + "." + e.get_attribute("data-form"): e
-            for e in driver.find_elements(By.CSS_SELECTOR, "[data-role=editor]")}
+    """The open editors by name: variable.form, device, or device.variable.form."""
+    found = {}
+    for e in driver.find_elements(By.CSS_SELECTOR, "[data-role=editor]"):
+        parts = [e.get_attribute(name) for name in ("data-device", "data-variable", "data-form")]
+        found[".".join(part for part in parts if part)] = e
+    return found
 
 
 def set_form(name, value):
@@ -66,6 +71,43 @@ try:
     driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
     wait(driver, "saved the catalog form", lambda: "saved %lld files selected" in status(driver))
     wait(driver, "the new plain text", lambda: cell(driver, "%lld files selected", "de").text == "%lld Dateien gewählt")
+
+    # A catalog's device variations open as each device's text; a device's text with another specifier is flagged
+    # and refused; a changed device's text is saved (one set naming the device).
+    search.clear()
+    search.send_keys("Tap to continue")
+    wait(driver, "the device key", lambda: rows(driver) == ["Tap to continue"])
+    cell(driver, "Tap to continue", "de").click()
+    wait(driver, "the devices", lambda: sorted(editors()) == ["mac", "other"])
+    if editors()["mac"].get_attribute("value") != "Klicken, um fortzufahren":
+        failures.append(f"the mac text reads {editors()['mac'].get_attribute('value')!r}")
+    set_form("other", "%@ tippen")
+    wait(driver, "the device's problem",
+         lambda: "on other" in driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
+    wait(driver, "the device's refusal", lambda: "not saved" in status(driver))
+    set_form("other", "Tippen, um fortzufahren")
+    set_form("mac", "Klick, um fortzufahren")
+    wait(driver, "no device problem", lambda: not driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
+    wait(driver, "saved the device's text", lambda: "saved Tap to continue" in status(driver))
+
+    # A device that varies by plural inside opens as that device's forms beside the other devices' texts.
+    search.clear()
+    choose(driver, "table", "Devices")
+    search.send_keys("photos")
+    wait(driver, "the device plural key", lambda: rows(driver) == ["photos %lld"])
+    cell(driver, "photos %lld", "de").click()
+    wait(driver, "the device's forms",
+         lambda: sorted(editors()) == ["iphone.plural.one", "iphone.plural.other", "other"])
+    set_form("iphone.plural.one", "%@ Foto")
+    wait(driver, "the device form's problem",
+         lambda: "on iphone" in driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    set_form("iphone.plural.one", "ein Foto (%lld)")
+    wait(driver, "no device form problem",
+         lambda: not driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
+    wait(driver, "saved the device's form", lambda: "saved photos %lld" in status(driver))
 finally:
     driver.quit()
 

@@ -1,7 +1,8 @@
 extension WebPageScript {
     /// The part of the page's script that edits a plural entry (a `.stringsdict` rule, or a catalog's plural
-    /// variations as the daemon compiles them into one) as its forms: one labelled textarea per form, each changed
-    /// form saved by a `set` naming `form` and `variable`. Inside the script's function, beside the rest.
+    /// variations as the daemon compiles them into one) as its forms, and a catalog's device variations as each
+    /// device's text or forms: one labelled textarea each, each changed one saved by a `set` naming `form` and
+    /// `variable`, and `device`. Inside the script's function, beside the rest.
     static let forms = #"""
           // A plural rule (a .stringsdict entry, or a catalog's variations as the daemon compiles them) as its forms.
           const CATEGORIES = ["zero", "one", "two", "few", "many", "other"];
@@ -17,6 +18,36 @@ extension WebPageScript {
               }
             }
             return forms;
+          };
+          // A rule that varies by device (a catalog's device variations) as each device's text, or its plural forms.
+          const DEVICES = "NSStringDeviceSpecificRuleType";
+          const formsOf = (rule) => {
+            const devices = rule && rule[DEVICES];
+            if (!devices || typeof devices !== "object") return pluralForms(rule);
+            const forms = [];
+            for (const device of Object.keys(devices).sort()) {
+              const variant = devices[device];
+              if (typeof variant === "string") forms.push({ device, value: variant });
+              else for (const form of pluralForms(variant)) forms.push(Object.assign({ device }, form));
+            }
+            return forms;
+          };
+          // A value (text or rule) as shown on a device: its device's, else other's; the same on every device when
+          // it does not vary by device.
+          const shownOn = (value, device) => {
+            const devices = value && typeof value === "object" && value[DEVICES];
+            if (!devices) return value;
+            return devices[device || "other"] !== undefined ? devices[device || "other"] : devices.other;
+          };
+          // The problem of `have` against the development language's `want`, as `set` judges it: two texts by their
+          // specifiers, else both as rules.
+          const mismatch = (want, have) => {
+            if (want === undefined || have === undefined) return "";
+            const asRule = (value) => (typeof value === "string" ? { NSStringLocalizedFormatKey: value } : value);
+            const bothTexts = typeof want === "string" && typeof have === "string";
+            const expected = bothTexts ? specifiers(want) : ruleSignature(asRule(want));
+            const found = bothTexts ? specifiers(have) : ruleSignature(asRule(have));
+            return expected === found ? "" : "expected [" + expected + "], found [" + found + "]";
           };
           // A rule's specifiers as lint judges them: the kinds of its variables' value types and of every
           // conversion in its format and forms (a form may leave the number out: "one" = "a file").
@@ -40,60 +71,55 @@ extension WebPageScript {
             return Array.from(kinds).sort().map((k) => "%" + k).join(" ");
           };
 
-          // One labelled textarea per plural form; Save sets each changed form (`set` with `form` and `variable`).
+          // One labelled textarea per plural form or device; Save sets each changed one (`set` with `form` and
+          // `variable`, and `device` for a device's text or form).
           function openFormsEditor(td, key, language, forms) {
             const rule = ruleOf(key, language);
             const editors = forms.map((entry) => {
               const editor = document.createElement("textarea");
               editor.dataset.role = "editor";
-              editor.dataset.form = entry.form;
-              editor.dataset.variable = entry.variable;
+              if (entry.device !== undefined) editor.dataset.device = entry.device;
+              if (entry.form !== undefined) {
+                editor.dataset.form = entry.form;
+                editor.dataset.variable = entry.variable;
+              }
               editor.value = entry.value;
-              editor.setAttribute("aria-label", entry.variable + ": " + entry.form + " of " + key + " in " + language);
+              const name = [entry.device, entry.variable, entry.form].filter((part) => part !== undefined);
+              editor.setAttribute("aria-label", name.join(": ") + " of " + key + " in " + language);
               const label = document.createElement("label");
               label.className = "form";
-              label.append(entry.variable + " \u00b7 " + entry.form, editor);
+              label.append(name.join(" \u00b7 "), editor);
               return { entry, editor, label };
             });
-            const problem = document.createElement("div");
-            problem.dataset.role = "problem";
-            const save = document.createElement("button");
-            save.type = "button";
-            save.dataset.action = "save";
-            save.textContent = "Save";
-            const cancel = document.createElement("button");
-            cancel.type = "button";
-            cancel.textContent = "Cancel";
+            const { problem, save, cancel } = editorControls();
             const edited = () => {
               const copy = JSON.parse(JSON.stringify(rule));
-              for (const { entry, editor } of editors) copy[entry.variable][entry.form] = editor.value;
+              for (const { entry, editor } of editors) {
+                const holder = entry.device === undefined ? copy : copy[DEVICES];
+                if (entry.form === undefined) holder[entry.device] = editor.value;
+                else (entry.device === undefined ? holder : holder[entry.device])[entry.variable][entry.form] =
+                  editor.value;
+              }
               return copy;
             };
+            // Each device against the development language's text on that device (a rule: its whole signature).
             const check = () => {
-              const source = ruleOf(key, state.development);
-              const want = source && language !== state.development ? ruleSignature(source) : null;
-              const have = ruleSignature(edited());
-              const text = want === null || want === have ? "" : "format specifiers differ from " +
-                state.development + ": expected [" + want + "], found [" + have + "]";
+              const written = edited();
+              const source = ruleOf(key, state.development) || (state.values[state.development] || {})[key];
+              const devices = written[DEVICES] ? Object.keys(written[DEVICES]).sort() : [undefined];
+              let text = "";
+              for (const device of language === state.development ? [] : devices) {
+                const found = mismatch(shownOn(source, device), shownOn(written, device));
+                if (!found) continue;
+                text = "format specifiers" + (device === undefined ? "" : " on " + device) + " differ from " +
+                  state.development + ": " + found;
+                break;
+              }
               problem.textContent = text;
               problem.hidden = !text;
               return text;
             };
-            for (const { editor } of editors) {
-              editor.addEventListener("input", check);
-              editor.addEventListener("keydown", (event) => {
-                if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-                  event.preventDefault();
-                  saveEditor();
-                } else if (event.key === "Escape") {
-                  event.preventDefault();
-                  closeEditor();
-                  status("cancelled");
-                }
-              });
-            }
-            save.addEventListener("click", saveEditor);
-            cancel.addEventListener("click", () => { closeEditor(); status("cancelled"); });
+            for (const { editor } of editors) answerKeys(editor, check);
             td.replaceChildren(...editors.map((e) => e.label), problem, save, cancel);
             td.classList.remove("missing");
             const original = JSON.stringify(rule);
@@ -120,7 +146,8 @@ extension WebPageScript {
                 await api("/api/set", { method: "POST", headers: { "Content-Type": "application/json" },
                                         body: JSON.stringify({ key: editing.key, value: editor.value,
                                                                language: editing.language, table: state.table,
-                                                               form: entry.form, variable: entry.variable }) });
+                                                               form: entry.form, variable: entry.variable,
+                                                               device: entry.device }) });
               }
               if (state.editing === editing) closeEditor();
               status("saved " + editing.key + " in " + editing.language);

@@ -200,13 +200,30 @@ enum WebPageScript {
               return;
             }
             closeEditor();
-            const forms = pluralForms(ruleOf(key, language));
+            const forms = formsOf(ruleOf(key, language));
             if (forms.length > 0) return openFormsEditor(td, key, language, forms);
             const original = (state.values[language] || {})[key];
             const editor = document.createElement("textarea");
             editor.dataset.role = "editor";
             editor.setAttribute("aria-label", "value of " + key + " in " + language);
             editor.value = original === undefined ? "" : original;
+            const { problem, save, cancel } = editorControls();
+            const check = () => {
+              const text = problemFor(key, language, editor.value);
+              problem.textContent = text;
+              problem.hidden = !text;
+            };
+            answerKeys(editor, check);
+            td.replaceChildren(editor, problem, save, cancel);
+            td.classList.remove("missing");
+            state.editing = { td, key, language, original, editor, conflict: null,
+                              current: () => (state.values[language] || {})[key] };
+            check();
+            editor.focus();
+          }
+
+          // What every editor has beside its textareas: the problem line, Save and Cancel.
+          function editorControls() {
             const problem = document.createElement("div");
             problem.dataset.role = "problem";
             const save = document.createElement("button");
@@ -216,11 +233,13 @@ enum WebPageScript {
             const cancel = document.createElement("button");
             cancel.type = "button";
             cancel.textContent = "Cancel";
-            const check = () => {
-              const text = problemFor(key, language, editor.value);
-              problem.textContent = text;
-              problem.hidden = !text;
-            };
+            save.addEventListener("click", saveEditor);
+            cancel.addEventListener("click", () => { closeEditor(); status("cancelled"); });
+            return { problem, save, cancel };
+          }
+
+          // A textarea checks as you type; Ctrl+Enter saves, Escape cancels.
+          function answerKeys(editor, check) {
             editor.addEventListener("input", check);
             editor.addEventListener("keydown", (event) => {
               if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
@@ -232,14 +251,6 @@ enum WebPageScript {
                 status("cancelled");
               }
             });
-            save.addEventListener("click", saveEditor);
-            cancel.addEventListener("click", () => { closeEditor(); status("cancelled"); });
-            td.replaceChildren(editor, problem, save, cancel);
-            td.classList.remove("missing");
-            state.editing = { td, key, language, original, editor, conflict: null,
-                              current: () => (state.values[language] || {})[key] };
-            check();
-            editor.focus();
           }
 
           function closeEditor() {
