@@ -136,6 +136,16 @@ import Testing
                 }
             }
         }
+        // Differences in many blocks: only the bytes after the last one count.
+        var scattered = base
+        for position in [3, 40, 77, 150, 160] { scattered[position] &+= 1 }
+        base.withUnsafeBufferPointer { left in
+            scattered.withUnsafeBufferPointer { right in
+                #expect(CommonBytes.prefixCount(left, right) == 3)
+                #expect(CommonBytes.suffixCount(left, right, atMost: 197) == 39)
+                #expect(CommonBytes.suffixCount(left, right, atMost: 30) == 30)
+            }
+        }
         let longer = Array(base[..<50]) + [1, 2, 3] + Array(base[50...])
         base.withUnsafeBufferPointer { left in
             longer.withUnsafeBufferPointer { right in
