@@ -51,6 +51,14 @@ package struct CompiledCatalog: Sendable {
             _ = try StringCatalog.parse(newBytes)  // its error, exactly
             return
         }
+        let read = try readVersion(newBytes)
+        update(with: read)
+        bytes = newBytes
+    }
+
+    /// The members of `newBytes`, each taken from the last version or read, with no key twice.
+    private mutating func readVersion(_ newBytes: [UInt8]) throws(ParseError) -> Reading {
+        // Let go of before `update`, so that the kept array is uniquely referenced there and changes in place.
         let previous = Previous(entries: entries, places: places)
         var positions = self.positions
         let result = newBytes.withUnsafeBufferPointer { buffer in
@@ -70,8 +78,7 @@ package struct CompiledCatalog: Sendable {
         }
         read.removeDuplicateKeys(previous: previous, positions: &positions)
         self.positions = positions
-        update(with: read)
-        bytes = newBytes
+        return read
     }
 
     /// Reads the document's members of `strings`, each taken from `previous` where its bytes are those of a member
