@@ -26,8 +26,14 @@ package struct CompiledCatalog: Sendable {
     /// The last good version of the file.
     private var bytes: [UInt8] = []
     private var sourceLanguage = ""
-    /// The keys in file order, each once.
+    /// The keys in file order, each once: what each compiles to. Carried over whole from read to read, changed in
+    /// place where a key's member changed, so that a key taken as it was costs no retain.
     private var entries: [CompiledEntry] = []
+    /// Where each entry's member is in `bytes`, by the index of `entries`.
+    private var places: [MemberPlace] = []
+    /// The index in `entries` of each key, made when a read first needs it and kept while the keys and their order
+    /// stay (a save that changes values only).
+    private var positions: [HashedKey: Int]?
     /// How many entries have a localization in each language.
     private var languageCounts: [String: Int] = [:]
     /// The size of each language's strings when its table was last made whole (values replaced since add to it).
@@ -39,18 +45,29 @@ package struct CompiledCatalog: Sendable {
     /// Reads a new version of the catalog's bytes; on a `ParseError` the last good version stays.
     ///
     /// - Throws: the `ParseError` that `StringCatalog.parse` throws for these bytes.
-    /// - Complexity: O(n) in the bytes, with a comparison of bytes for each member a previous version had.
+    /// - Complexity: O(n) in the bytes, with one comparison of the bytes with the last version's.
     package mutating func read(_ newBytes: [UInt8]) throws(ParseError) {
         guard newBytes.count <= StringCatalog.maximumSize else {
             _ = try StringCatalog.parse(newBytes)  // its error, exactly
             return
         }
+        let read = try readVersion(newBytes)
+        update(with: read)
+        bytes = newBytes
+    }
+
+    /// The members of `newBytes`, each taken from the last version or read, with no key twice.
+    private mutating func readVersion(_ newBytes: [UInt8]) throws(ParseError) -> Reading {
+        // Let go of before `update`, so that the kept array is uniquely referenced there and changes in place.
+        let previous = Previous(entries: entries, places: places)
+        var positions = self.positions
         let result = newBytes.withUnsafeBufferPointer { buffer in
             bytes.withUnsafeBufferPointer { old in
-                Result { () throws(ParseError) in try Self.readEntries(buffer, reusing: old, entries) }
+                Result { () throws(ParseError) in try Self.readMembers(buffer, reusing: old, previous, &positions) }
             }
         }
-        let read: (sourceLanguage: String, entries: [CompiledEntry], reused: [Int?])
+        self.positions = positions
+        var read: Reading
         do throws(ParseError) {
             read = try result.get()
         } catch {
@@ -59,66 +76,75 @@ package struct CompiledCatalog: Sendable {
             _ = try StringCatalog.parse(newBytes)
             throw error
         }
-        update(sourceLanguage: read.sourceLanguage, entries: read.entries, reused: read.reused)
-        bytes = newBytes
+        read.removeDuplicateKeys(previous: previous, positions: &positions)
+        self.positions = positions
+        return read
     }
 
-    /// Reads the document; `reused[i]` is the index in `previous` of the entry that entry `i` was taken from whole.
-    private static func readEntries(_ buffer: UnsafeBufferPointer<UInt8>, reusing old: UnsafeBufferPointer<UInt8>,
-                                    _ previous: [CompiledEntry])
-        throws(ParseError) -> (sourceLanguage: String, entries: [CompiledEntry], reused: [Int?])
+    /// Reads the document's members of `strings`, each taken from `previous` where its bytes are those of a member
+    /// there, else read and compiled.
+    private static func readMembers(_ buffer: UnsafeBufferPointer<UInt8>, reusing old: UnsafeBufferPointer<UInt8>,
+                                    _ previous: Previous, _ positions: inout [HashedKey: Int]?)
+        throws(ParseError) -> Reading
     {
         var reader = StringCatalogReader(buffer)
         reader.countsLines = false
-        var entries: [CompiledEntry] = []
-        var reused: [Int?] = []
-        entries.reserveCapacity(previous.count)
-        reused.reserveCapacity(previous.count)
-        // By key, hashed once when the key was first read: a reused entry's key is not hashed again.
-        var positions: [HashedKey: Int] = [:]
-        positions.reserveCapacity(previous.count)
-        let (sourceLanguage, _) = try reader.read { reader throws(StringCatalogReader.Failure) in
-            var matcher = MemberMatcher(previous: previous, bytes: old)
+        var reading = Reading()
+        reading.places.reserveCapacity(previous.places.count)
+        reading.sources.reserveCapacity(previous.places.count)
+        var matcher = MemberMatcher(previous: previous, bytes: old, new: buffer, positions: positions)
+        defer { positions = matcher.positions }
+        (reading.sourceLanguage, _) = try reader.read { reader throws(StringCatalogReader.Failure) in
             try reader.expectObject("strings")
             var isFirst = true
             while try reader.scanner.nextMemberStart(isFirst: &isFirst) {
-                let (entry, from) = try matcher.readMember(with: &reader)
-                if let position = positions[entry.hashedKey] {
-                    entries[position] = entry  // JSON's last-one-wins, in the first one's place
-                    reused[position] = nil
-                } else {
-                    positions[entry.hashedKey] = entries.count
-                    entries.append(entry)
-                    reused.append(from)
-                }
+                let (source, place) = try matcher.readMember(with: &reader, fresh: &reading.fresh)
+                reading.sources.append(source)
+                reading.places.append(place)
             }
         }
-        return (sourceLanguage, entries, reused)
+        return reading
     }
 
     /// Takes the new entries, making again the tables of the languages whose entries changed.
-    private mutating func update(sourceLanguage: String, entries: [CompiledEntry], reused: [Int?]) {
+    private mutating func update(with read: Reading) {
+        let sourceLanguage = read.sourceLanguage
         // The languages are counted, not gathered from every entry: an entry taken whole brings what it brought.
-        var kept = [Bool](repeating: false, count: self.entries.count)
-        for case let index? in reused { kept[index] = true }
-        for (index, entry) in self.entries.enumerated() where !kept[index] {
-            for language in entry.values.keys { languageCounts[language]! -= 1 }
+        var kept = [Bool](repeating: false, count: entries.count)
+        var inPlace = read.sources.count == entries.count
+        for (index, source) in read.sources.enumerated() {
+            guard case .kept(let old) = source else { continue }
+            kept[old] = true
+            if old != index { inPlace = false }
         }
-        for (index, entry) in entries.enumerated() where reused[index] == nil {
-            for language in entry.values.keys { languageCounts[language, default: 0] += 1 }
+        for index in entries.indices where !kept[index] {
+            for language in entries[index].values.keys { languageCounts[language]! -= 1 }
+        }
+        for source in read.sources {
+            guard case .read(let new) = source else { continue }
+            for language in read.fresh[new].values.keys { languageCounts[language, default: 0] += 1 }
         }
         languageCounts = languageCounts.filter { $0.value > 0 }
         var languages = Set(languageCounts.keys)
         languages.insert(sourceLanguage)
 
         // Same source language, keys, order and comments: each language changes only where a key's value did.
-        var edits: [String: [(key: String, value: CatalogValue?, old: CatalogValue?)]]? = [:]
-        if sourceLanguage == self.sourceLanguage, entries.count == self.entries.count {
-            for (index, entry) in entries.enumerated() where reused[index] != index {
-                let old = self.entries[index]
-                guard entry.key == old.key, entry.comment == old.comment else {
+        var sameKeys = inPlace
+        var edits: [String: [(key: String, value: CatalogValue?, old: CatalogValue?)]]?
+            = inPlace && sourceLanguage == self.sourceLanguage ? [:] : nil
+        if inPlace {
+            for (index, source) in read.sources.enumerated() {
+                guard case .read(let new) = source else { continue }
+                let (entry, old) = (read.fresh[new], entries[index])
+                guard entry.key == old.key else {
+                    sameKeys = false
                     edits = nil
                     break
+                }
+                guard edits != nil else { continue }  // the keys are still checked, for `positions`
+                guard entry.comment == old.comment else {
+                    edits = nil
+                    continue
                 }
                 for language in Set(entry.values.keys).union(old.values.keys) {
                     let value = entry.value(in: language, sourceLanguage: sourceLanguage)
@@ -126,8 +152,21 @@ package struct CompiledCatalog: Sendable {
                     if value != previous { edits?[language, default: []].append((entry.key, value, previous)) }
                 }
             }
+        }
+        // The kept array changed in place when the keys keep their places, else made in the new order.
+        var newEntries: [CompiledEntry] = []
+        if inPlace {
+            swap(&newEntries, &entries)  // uniquely referenced, so changing it copies nothing
+            for (index, source) in read.sources.enumerated() {
+                if case .read(let new) = source { newEntries[index] = read.fresh[new] }
+            }
         } else {
-            edits = nil
+            newEntries = read.sources.map { source in
+                switch source {
+                case .kept(let old): entries[old]
+                case .read(let new): read.fresh[new]
+                }
+            }
         }
         var tables: [String: TableContent] = [:]
         var changed: Set<String> = []
@@ -142,7 +181,7 @@ package struct CompiledCatalog: Sendable {
                let edited = Self.edited(table, languageEdits, builtBytes: builtBytes[language] ?? 0) {
                 tables[language] = edited
             } else {
-                let table = Self.table(language: language, sourceLanguage: sourceLanguage, entries,
+                let table = Self.table(language: language, sourceLanguage: sourceLanguage, newEntries,
                                        sizedLike: self.tables[language])
                 tables[language] = table
                 builtBytes[language] = table.strings.utf8.count
@@ -152,7 +191,9 @@ package struct CompiledCatalog: Sendable {
         self.tables = tables
         self.changedLanguages = changed
         self.sourceLanguage = sourceLanguage
-        self.entries = entries
+        self.entries = newEntries
+        self.places = read.places
+        if !sameKeys { positions = nil }
     }
 
     /// `table` with the values of some keys changed in place, or `nil` when a change is not one of a text for a text
@@ -188,32 +229,21 @@ package struct CompiledCatalog: Sendable {
     }
 }
 
-/// One key of a compiled catalog: what its localization in each language compiles to, and where it was read.
-struct CompiledEntry: Sendable {
-    /// What the key compiles to; shared, so that taking an entry into the next version costs one retain.
-    final class Compiled: Sendable {
-        let key: HashedKey
-        let comment: String?
-        /// By language; `.some(nil)` for a localization that compiles to no text (no string unit, no variations).
-        let values: [String: CatalogValue?]
+/// What one key compiles to: its localization in each language; shared between versions, so that a key whose
+/// member did not change is neither read nor compiled again.
+final class CompiledEntry: Sendable {
+    let hashedKey: HashedKey
+    let comment: String?
+    /// By language; `.some(nil)` for a localization that compiles to no text (no string unit, no variations).
+    let values: [String: CatalogValue?]
 
-        init(_ entry: StringCatalog.Entry) {
-            key = HashedKey(entry.key)
-            comment = entry.comment
-            values = entry.localizations.mapValues { CatalogValue($0) }
-        }
+    var key: String { hashedKey.key }
+
+    init(_ entry: StringCatalog.Entry) {
+        hashedKey = HashedKey(entry.key)
+        comment = entry.comment
+        values = entry.localizations.mapValues { CatalogValue($0) }
     }
-
-    let compiled: Compiled
-    /// Where the member (name, `:`, value) is in the bytes it was read from.
-    var member: Range<Int>
-    /// Where its value starts in those bytes.
-    var valueStart: Int
-
-    var key: String { compiled.key.key }
-    var hashedKey: HashedKey { compiled.key }
-    var comment: String? { compiled.comment }
-    var values: [String: CatalogValue?] { compiled.values }
 
     /// What the key compiles to in `language`: its localization's value, else the key itself in the source
     /// language (as `StringCatalog.compiled(language:)` has it).
@@ -221,20 +251,84 @@ struct CompiledEntry: Sendable {
         if let compiled = values[language] { return compiled }
         return language == sourceLanguage ? .text(key) : nil
     }
+}
 
-    init(_ entry: StringCatalog.Entry, member: Range<Int>, valueStart: Int) {
-        compiled = Compiled(entry)
-        self.member = member
-        self.valueStart = valueStart
+/// Where a member of `strings` (name, `:`, value) is in the bytes it was read from.
+struct MemberPlace: Sendable {
+    var start: Int
+    /// Where its value starts.
+    var valueStart: Int
+    var end: Int
+
+    /// The same member found again `shift` bytes further on.
+    func shifted(by shift: Int) -> MemberPlace {
+        MemberPlace(start: start + shift, valueStart: valueStart + shift, end: end + shift)
+    }
+}
+
+/// The last version's entries and where their members were, as a read compares with them.
+private struct Previous {
+    let entries: [CompiledEntry]
+    let places: [MemberPlace]
+}
+
+/// The members of a new version's `strings` in file order: each taken from the last version or read.
+private struct Reading {
+    enum Source: Equatable {
+        /// The entry of that index in the last version, taken whole.
+        case kept(Int)
+        /// The entry of that index in `fresh`.
+        case read(Int)
     }
 
-    /// This entry found again at `offset` of newer bytes.
-    func moved(to offset: Int) -> CompiledEntry {
-        var moved = self
-        let shift = offset - member.lowerBound
-        moved.member = offset..<(member.upperBound + shift)
-        moved.valueStart += shift
-        return moved
+    var sourceLanguage = ""
+    var sources: [Source] = []
+    var places: [MemberPlace] = []
+    /// The entries read and compiled.
+    var fresh: [CompiledEntry] = []
+
+    /// JSON's last-one-wins for a key written twice, in the first one's place. The entries taken whole have
+    /// distinct keys unless one was taken twice, so only a read entry's key is looked up.
+    mutating func removeDuplicateKeys(previous: Previous, positions: inout [HashedKey: Int]?) {
+        var takenBy = [Int](repeating: -1, count: previous.entries.count)
+        var hasDuplicates = false
+        for (index, source) in sources.enumerated() {
+            guard case .kept(let old) = source else { continue }
+            if takenBy[old] >= 0 { hasDuplicates = true }
+            takenBy[old] = index
+        }
+        if !hasDuplicates, !fresh.isEmpty {
+            let known = positions ?? Self.positions(of: previous.entries)
+            positions = known
+            var freshKeys = Set<HashedKey>(minimumCapacity: fresh.count)
+            for entry in fresh {
+                if let old = known[entry.hashedKey], takenBy[old] >= 0 { hasDuplicates = true }
+                if !freshKeys.insert(entry.hashedKey).inserted { hasDuplicates = true }
+                if hasDuplicates { break }
+            }
+        }
+        guard hasDuplicates else { return }
+        var firstPlace: [HashedKey: Int] = [:]
+        var (keptSources, keptPlaces): ([Source], [MemberPlace]) = ([], [])
+        for (source, place) in zip(sources, places) {
+            let key = switch source {
+            case .kept(let old): previous.entries[old].hashedKey
+            case .read(let new): fresh[new].hashedKey
+            }
+            if let position = firstPlace[key] {
+                keptSources[position] = source
+                keptPlaces[position] = place
+            } else {
+                firstPlace[key] = keptSources.count
+                keptSources.append(source)
+                keptPlaces.append(place)
+            }
+        }
+        (sources, places) = (keptSources, keptPlaces)
+    }
+
+    static func positions(of entries: [CompiledEntry]) -> [HashedKey: Int] {
+        Dictionary(entries.enumerated().map { ($1.hashedKey, $0) }, uniquingKeysWith: { $1 })
     }
 }
 
@@ -253,58 +347,75 @@ struct HashedKey: Hashable, Sendable {
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
-/// Finds, for each member of the new `strings`, the member of the last version with the same bytes: first the one
-/// after the last one found (a save keeps the order of the keys), else the one of the same key.
+/// Finds, for each member of the new `strings`, the member of the last version with the same bytes.
+///
+/// The two versions are compared once, from each end: a member within the bytes they begin with is at the same
+/// place in both, one within the bytes they end with is shifted by the difference of their sizes, so a member of
+/// either is known to be unchanged without comparing it again. A member in between is compared with the one after
+/// the last one found (a save keeps the order of the keys), else with the one of its key.
 private struct MemberMatcher {
-    let previous: [CompiledEntry]
+    let previous: Previous
     let bytes: UnsafeBufferPointer<UInt8>
+    /// How many bytes both versions begin with.
+    let commonPrefix: Int
+    /// Where in the last version the bytes both versions end with start, and how far on they are in the new one.
+    let commonSuffixStart: Int
+    let shift: Int
     /// The entry of `previous` the next member most likely is.
     var next = 0
     /// The entries of `previous` by key, made the first time a member is not where it was.
-    var byKey: [HashedKey: Int]?
+    var positions: [HashedKey: Int]?
 
-    init(previous: [CompiledEntry], bytes: UnsafeBufferPointer<UInt8>) {
+    init(previous: Previous, bytes: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>,
+         positions: [HashedKey: Int]?) {
         self.previous = previous
         self.bytes = bytes
+        self.positions = positions
+        commonPrefix = CommonBytes.prefixCount(bytes, new)
+        let suffix = CommonBytes.suffixCount(bytes, new, atMost: min(bytes.count, new.count) - commonPrefix)
+        commonSuffixStart = bytes.count - suffix
+        shift = new.count - bytes.count
     }
 
-    /// Reads the member at the cursor (on its name's quote): the entry, and the index of the entry of `previous`
-    /// it was taken from whole, if it was.
-    mutating func readMember(with reader: inout StringCatalogReader)
-        throws(StringCatalogReader.Failure) -> (CompiledEntry, Int?)
+    /// Reads the member at the cursor (on its name's quote): where it came from (an entry of `previous` taken
+    /// whole, or one read into `fresh`) and where it is.
+    mutating func readMember(with reader: inout StringCatalogReader, fresh: inout [CompiledEntry])
+        throws(StringCatalogReader.Failure) -> (Reading.Source, MemberPlace)
     {
         let start = reader.scanner.index
-        if next < previous.count, reader.scanner.hasPrefix(slice(previous[next].member)) {
-            let entry = previous[next].moved(to: start)
-            reader.scanner.move(to: entry.member.upperBound)
-            next += 1
-            return (entry, next - 1)
+        if next < previous.places.count {
+            let place = previous.places[next]
+            if (place.start == start && place.end <= commonPrefix)
+                || (place.start + shift == start && place.start >= commonSuffixStart)
+                || reader.scanner.hasPrefix(slice(place.start..<place.end)) {
+                let moved = place.shifted(by: start - place.start)
+                reader.scanner.move(to: moved.end)
+                next += 1
+                return (.kept(next - 1), moved)
+            }
         }
         let key = try reader.scanner.readMemberName()
         _ = reader.scanner.peek()
         let valueStart = reader.scanner.index
         var found: Int?
-        if next < previous.count, previous[next].key == key {
+        if next < previous.entries.count, previous.entries[next].key == key {
             found = next  // a changed value most likely
         } else {
-            if byKey == nil {
-                byKey = Dictionary(previous.enumerated().map { ($1.hashedKey, $0) }, uniquingKeysWith: { $1 })
-            }
-            found = byKey?[HashedKey(key)]
+            if positions == nil { positions = Reading.positions(of: previous.entries) }
+            found = positions?[HashedKey(key)]
         }
         if let index = found {
             next = index + 1
-            let old = previous[index]
-            if reader.scanner.hasPrefix(slice(old.valueStart..<old.member.upperBound)) {
-                var entry = old.moved(to: start)
-                entry.valueStart = valueStart
-                entry.member = start..<(valueStart + old.member.upperBound - old.valueStart)
-                reader.scanner.move(to: entry.member.upperBound)
-                return (entry, index)
+            let old = previous.places[index]
+            if reader.scanner.hasPrefix(slice(old.valueStart..<old.end)) {
+                let end = valueStart + old.end - old.valueStart
+                reader.scanner.move(to: end)
+                return (.kept(index), MemberPlace(start: start, valueStart: valueStart, end: end))
             }
         }
         let entry = try reader.readEntry(key: key, at: start)
-        return (CompiledEntry(entry, member: start..<reader.scanner.index, valueStart: valueStart), nil)
+        fresh.append(CompiledEntry(entry))
+        return (.read(fresh.count - 1), MemberPlace(start: start, valueStart: valueStart, end: reader.scanner.index))
     }
 
     private func slice(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {

@@ -80,6 +80,83 @@ import Testing
         #expect(changes.last == ["ja"], "the corrupt versions left the last good one, which differs in Japanese")
     }
 
+    @Test func editsAtEitherEndAndKeysWrittenTwiceGiveWhatAWholeReadGives() {
+        // The members within the bytes both versions begin or end with are taken without being compared again:
+        // edits at the first and the last member, members added or removed at either end, and keys written twice
+        // (a member taken twice, or read beside one taken) must still read as a whole read reads them.
+        let more = ("More", ["de": CatalogText.text("Mehr"), "fr": CatalogText.text("Plus")])
+        let first = Self.catalog([Self.done, Self.items, Self.quit, more])
+        let text = String(decoding: first, as: UTF8.self)
+        func edited(_ target: String, _ replacement: String) -> [UInt8] {
+            Array(text.replacingOccurrences(of: target, with: replacement).utf8)
+        }
+        let versions: [[UInt8]] = [
+            first,
+            edited("Fertig", "Fertig!"),  // the first member
+            first,
+            edited("Plus", "Davantage"),  // the last member
+            Self.catalog([Self.done, Self.items, Self.quit, more, ("Last", ["de": CatalogText.text("Letzte")])]),
+            Self.catalog([Self.done, Self.items, Self.quit]),  // the last removed
+            Self.catalog([Self.items, Self.quit]),  // the first removed
+            Self.catalog([("First", ["fr": CatalogText.text("Premier")]), Self.items, Self.quit]),  // added first
+            first,
+            edited("Mehr", "M\\u00e9hr \\\"\\\\\\t"),  // escapes in the last member
+            first,
+            edited(",\n    \"%lld items\"", " ,\n\n    \"%lld items\""),  // whitespace between members only
+            edited("\"Beenden\"", "  \"Beenden\"  "),  // whitespace inside a member only
+            Self.catalog([Self.done, Self.items, Self.quit, more, Self.done]),  // a member taken twice
+            Self.catalog([Self.done, Self.items, Self.quit, more,
+                          ("Done", ["de": CatalogText.text("Erledigt")])]),  // a kept key written again, changed
+            Self.catalog([("Done", ["de": CatalogText.text("Erledigt")]), Self.items, Self.quit, more,
+                          Self.done]),  // the changed one first, the kept one last
+            Self.catalog([Self.done, ("Renamed", ["de": CatalogText.text("Beenden")]), Self.quit, more]),
+            Self.catalog([more, Self.quit, ("Renamed", ["de": CatalogText.text("Beenden")]), Self.done]),
+            Self.catalog([Self.done, Self.items, ("More", ["de": CatalogText.text("Mehr")]), more]),  // read twice
+            first,
+        ]
+        var compiled = CompiledCatalog()
+        let changes = Self.readInTurn(versions, into: &compiled)
+        #expect(changes[1] == ["de"])
+        #expect(changes[3] == ["fr"])
+        #expect(changes[9] == ["de"])
+        #expect(changes[11] == [], "only whitespace changed")
+        #expect(changes[12] == [])
+    }
+
+    @Test func commonBytesAreCountedFromEachEnd() {
+        let base = Array((0..<200).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        for position in [0, 1, 7, 8, 31, 32, 33, 100, 191, 199] {
+            var changed = base
+            changed[position] &+= 1
+            base.withUnsafeBufferPointer { left in
+                changed.withUnsafeBufferPointer { right in
+                    #expect(CommonBytes.prefixCount(left, right) == position, "at \(position)")
+                    #expect(CommonBytes.suffixCount(left, right, atMost: 200) == 199 - position, "at \(position)")
+                    #expect(CommonBytes.suffixCount(left, right, atMost: 5) == min(5, 199 - position))
+                }
+            }
+        }
+        // Differences in many blocks: only the bytes after the last one count.
+        var scattered = base
+        for position in [3, 40, 77, 150, 160] { scattered[position] &+= 1 }
+        base.withUnsafeBufferPointer { left in
+            scattered.withUnsafeBufferPointer { right in
+                #expect(CommonBytes.prefixCount(left, right) == 3)
+                #expect(CommonBytes.suffixCount(left, right, atMost: 197) == 39)
+                #expect(CommonBytes.suffixCount(left, right, atMost: 30) == 30)
+            }
+        }
+        let longer = Array(base[..<50]) + [1, 2, 3] + Array(base[50...])
+        base.withUnsafeBufferPointer { left in
+            longer.withUnsafeBufferPointer { right in
+                #expect(CommonBytes.prefixCount(left, right) >= 50)
+                let prefix = CommonBytes.prefixCount(left, right)
+                #expect(CommonBytes.suffixCount(left, right, atMost: 200 - prefix) == 200 - prefix)
+                #expect(CommonBytes.prefixCount(left, left) == 200)
+            }
+        }
+    }
+
     @Test func aFileReadAgainUnchangedMakesNoTableAgain() throws {
         let bytes = Self.catalog([Self.done, Self.items, Self.quit])
         var compiled = CompiledCatalog()
