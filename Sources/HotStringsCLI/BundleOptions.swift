@@ -17,6 +17,12 @@ struct BundleOptions {
     static let batchWindow: CommandOption<Duration> = .value(
         "batch-window", .duration(plain: .microseconds, in: Limits.batchWindow.closed), default: .microseconds(500),
         help: "How long a batch waits for more writes.")
+    static let readAheadQuiet: CommandOption<Duration> = .value(
+        "read-ahead-quiet", .duration(plain: .microseconds, in: Limits.readAheadQuiet.closed),
+        default: .microseconds(100),
+        help: "How long a single save, read at once, waits for another write before it is published (more: a "
+            + "bulk save whose writer pauses between files is less often cut in two; at --batch-window or more, a "
+            + "single save waits as long as a bulk save).")
     static let maximumFileSize: CommandOption<Int> = .value(
         "max-file-size", .integer("bytes", in: Limits.maximumFileSize.closed), default: 16 << 20,
         help: "Larger files are reported as errors, not read.")
@@ -31,7 +37,8 @@ struct BundleOptions {
 
     /// The options, in the order help lists them.
     static let options: [any OptionDeclaration] = [
-        developmentLanguage, settle, batchWindow, maximumFileSize, followsExternalSymlinks, pseudoLanguages,
+        developmentLanguage, settle, batchWindow, readAheadQuiet, maximumFileSize, followsExternalSymlinks,
+        pseudoLanguages,
     ]
 
     var developmentLanguage: String
@@ -53,6 +60,7 @@ struct BundleOptions {
         developmentLanguage = try arguments[Self.developmentLanguage].identifier
         watcher.settling.settleTime = try arguments[Self.settle]
         watcher.settling.batchWindow = try arguments[Self.batchWindow]
+        watcher.settling.readAheadQuiet = try arguments[Self.readAheadQuiet]
         watcher.settling.maximumDelay = max(watcher.settling.batchWindow * 100, .milliseconds(100))
         watcher.maximumFileSize = try arguments[Self.maximumFileSize]
         watcher.followsExternalSymlinks = try arguments[Self.followsExternalSymlinks]
@@ -84,6 +92,7 @@ extension UsageError {
         case .developmentLanguage: BundleOptions.developmentLanguage.spec.name
         case .settle: BundleOptions.settle.spec.name
         case .batchWindow: BundleOptions.batchWindow.spec.name
+        case .readAheadQuiet: BundleOptions.readAheadQuiet.spec.name
         case .maximumFileSize: BundleOptions.maximumFileSize.spec.name
         case .pullInterval: ServeCommand.pullInterval.spec.name
         case .keptReleases: PullSettings.keptReleases.spec.name

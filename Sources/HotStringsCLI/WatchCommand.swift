@@ -19,10 +19,11 @@ struct WatchCommand: Command {
             included), epoch and seq aside. Logs go to standard error. SIGINT and SIGTERM stop it cleanly; \
             SIGHUP forces a full rescan.
 
-            Settling: a finished write (close after writing, or a rename onto the name) is read after a \
-            batching window of --batch-window; a file only modified is read once quiet for --settle; a \
-            deletion counts only if the file is still gone after --settle. Both take a unit (50ms, 500us); a \
-            plain number is milliseconds for --settle and microseconds for --batch-window, as it always was.
+            Settling: a finished write (close after writing, or a rename onto the name) is read at once and \
+            published if nothing else happened for --read-ahead-quiet, else after a batching window of \
+            --batch-window; a file only modified is read once quiet for --settle; a deletion counts only if \
+            the file is still gone after --settle. Each takes a unit (50ms, 500us); a plain number is \
+            milliseconds for --settle and microseconds for the others, as it always was.
             """,
         arguments: [
             ArgumentSpec(name: "bundle", help: "The bundle directory holding <language>.lproj folders."),

@@ -152,7 +152,7 @@ package final class EmbeddedTransport: HotStringsTransport {
         } catch {
             let name = switch error.option {
             case .developmentLanguage: "developmentLanguage"
-            case .settle, .batchWindow: "\(error.option)"
+            case .settle, .batchWindow, .readAheadQuiet: "\(error.option)"
             case .maximumFileSize: "EmbeddedOptions.maximumFileSize"
             case .pullInterval: "interval"
             case .keptReleases: "keptReleases"

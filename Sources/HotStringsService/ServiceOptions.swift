@@ -34,6 +34,7 @@ package struct ServiceOptions: Sendable {
         }
         try Limits.settle.check(watcher.settling.settleTime, .settle)
         try Limits.batchWindow.check(watcher.settling.batchWindow, .batchWindow)
+        try Limits.readAheadQuiet.check(watcher.settling.readAheadQuiet, .readAheadQuiet)
         try Limits.maximumFileSize.check(watcher.maximumFileSize, .maximumFileSize)
         if let (options, schedule) = pull {
             try Limits.pullInterval.check(schedule.interval, .pullInterval)
@@ -64,6 +65,9 @@ package struct ServiceOptions: Sendable {
         /// How long a batch waits for more writes.
         package static let batchWindow = Range(Duration.zero, .seconds(1),
                                                "a number of microseconds from 0 to 1000000")
+        /// How long a single save's read ahead waits for another write before it is published.
+        package static let readAheadQuiet = Range(Duration.zero, .seconds(1),
+                                                  "a number of microseconds from 0 to 1000000")
         /// Larger files are errors, not read.
         package static let maximumFileSize = Range(1, Int.max, "a positive number of bytes")
         /// The wait between pulls that work.
@@ -119,7 +123,7 @@ package struct ServiceOptions: Sendable {
     /// An option of the host, as each front names it its own way (`serve` by its flag, embedded mode by its
     /// property).
     package enum Option: Sendable, Equatable {
-        case developmentLanguage, settle, batchWindow, maximumFileSize
+        case developmentLanguage, settle, batchWindow, readAheadQuiet, maximumFileSize
         case pullInterval, keptReleases, maximumManifestSize, maximumDownloadSize, maximumReleaseSize
         case maximumRedirects, pullTimeout
     }

@@ -233,6 +233,27 @@ extension TestBundle {
         try session.waitFor("de.lproj/Localizable.strings", .parsed(["greeting": "Servus"]), from: start)
     }
 
+    /// A writer that pauses between the files of a bulk save longer than the default quiet time (0.1 ms) but within
+    /// a longer one (`--read-ahead-quiet`): its first file's read ahead is dropped when the second shows, and the five
+    /// files are one batch.
+    @Test func aLongerQuietTimeKeepsAPausingWritersBulkSaveWhole() throws {
+        let tables = WatchLoopReadAheadTests.tables
+        let session = try WatchSession(TestBundle(Dictionary(uniqueKeysWithValues: tables.map {
+            ($0, stringsText(["k": "0"]))
+        }))) {
+            $0.settling = SettleTiming(batchWindow: .seconds(2), settleTime: .milliseconds(30),
+                                       maximumDelay: .seconds(3600), readAheadQuiet: .seconds(1))
+        }
+        let start = session.log.count
+        for table in tables {
+            try session.bundle.save(table, stringsText(["k": "1"]))
+            usleep(10_000)
+        }
+        let index = try session.log.waitForBatch(from: start, "the bulk save") { !$0.updates.isEmpty }
+        let expected = Dictionary(uniqueKeysWithValues: tables.map { ($0, Seen.parsed(["k": "1"])) })
+        #expect(session.log.all[index].seen == expected, "the five files in one batch")
+    }
+
     /// Five files saved while the watcher does not read events (as if it were busy): its next read sees them all,
     /// and they are one batch.
     @Test func aBulkSaveOfFiveFilesIsOneBatch() throws {

@@ -70,6 +70,8 @@ struct CommandOptionTests {
         #expect(try read(BundleOptions.settle, of: WatchCommand.self, ["--settle", "30", "b"]) == .milliseconds(30))
         #expect(try read(BundleOptions.batchWindow, of: WatchCommand.self, ["--batch-window", "250", "b"])
             == .microseconds(250))
+        #expect(try read(BundleOptions.readAheadQuiet, of: WatchCommand.self, ["--read-ahead-quiet", "250", "b"])
+            == .microseconds(250))
         #expect(try read(ServeCommand.pullInterval, of: ServeCommand.self, ["--pull-interval", "1.5"])
             == .milliseconds(1500))
         #expect(try read(ServeCommand.pullTimeout, of: ServeCommand.self, ["--pull-timeout", "5"]) == .seconds(5))
@@ -84,6 +86,10 @@ struct CommandOptionTests {
         #expect(try read(ServeCommand.pullInterval, of: ServeCommand.self, ["--pull-interval", "5m"]) == .seconds(300))
         #expect(try read(BundleOptions.settle, of: ServeCommand.self, []) == .milliseconds(50))
         #expect(try read(BundleOptions.batchWindow, of: ServeCommand.self, []) == .microseconds(500))
+        #expect(try read(BundleOptions.readAheadQuiet, of: ServeCommand.self, []) == .microseconds(100))
+        // It reaches the watcher's settling.
+        let quiet = try BundleOptions(ArgumentParser(spec: ServeCommand.spec).parse(["--read-ahead-quiet", "3ms"]))
+        #expect(quiet.watcher.settling.readAheadQuiet == .milliseconds(3))
         #expect(try read(ServeCommand.pullInterval, of: ServeCommand.self, []) == .seconds(30))
         #expect(try read(ClientOptions.timeout, of: StatusCommand.self, []) == .seconds(10))
     }
@@ -99,6 +105,7 @@ struct CommandOptionTests {
         (["--settle", "2m"], "--settle takes a duration from 0 to 1m, not '2m'"),
         (["--settle", "60001"], "--settle takes a duration from 0 to 1m, not '60001'"),
         (["--batch-window", "2s"], "--batch-window takes a duration from 0 to 1s, not '2s'"),
+        (["--read-ahead-quiet", "2s"], "--read-ahead-quiet takes a duration from 0 to 1s, not '2s'"),
         (["--batch-window", "fast"],
          "--batch-window takes a duration such as 50ms, 1.5s or 2m (a plain number is microseconds), not 'fast'"),
     ])
