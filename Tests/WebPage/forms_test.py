@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Plural forms in a real headless Chromium: a .stringsdict entry, a catalog's plural variations and a catalog's
-device variations are edited as their forms, one labelled textarea each; a form whose specifiers differ is flagged
-and not saved.
+"""Plural forms in a real headless Chromium: a .stringsdict entry, a catalog's plural variations, a catalog's device
+variations and a .stringsdict's device entries are edited as their forms, one labelled textarea each; a form whose
+specifiers differ is flagged and not saved.
 
 Usage: forms_test.py URL_WITH_TOKEN
 Exit 0 when every check passes, 77 when Chromium or Selenium is missing (the reason on stdout), 1 otherwise.
@@ -108,6 +108,26 @@ try:
          lambda: not driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
     driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
     wait(driver, "saved the device's form", lambda: "saved photos %lld" in status(driver))
+
+    # A .stringsdict entry's NSStringDeviceSpecificRuleType opens as each device's text or forms too; a device's
+    # text with another specifier is flagged, and a good one is saved into the .stringsdict (a set naming the device).
+    search.clear()
+    choose(driver, "table", "Gestures")
+    search.send_keys("hint")
+    wait(driver, "the .stringsdict device key", lambda: rows(driver) == ["hint"])
+    cell(driver, "hint", "de").click()
+    wait(driver, "the .stringsdict devices",
+         lambda: sorted(editors()) == ["iphone.n.one", "iphone.n.other", "mac", "other"])
+    if editors()["mac"].get_attribute("value") != "Klicken, %@":
+        failures.append(f"the .stringsdict's mac text reads {editors()['mac'].get_attribute('value')!r}")
+    set_form("mac", "Klicken, %d")
+    wait(driver, "the .stringsdict device's problem",
+         lambda: "on mac" in driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    set_form("mac", "Klick, %@")
+    wait(driver, "no .stringsdict device problem",
+         lambda: not driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
+    wait(driver, "saved the .stringsdict device's text", lambda: "saved hint" in status(driver))
 finally:
     driver.quit()
 
