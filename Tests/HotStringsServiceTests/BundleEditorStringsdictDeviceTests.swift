@@ -22,10 +22,7 @@ import Testing
 
     private func set(_ value: String, key: String = "hint", form: String? = nil, device: String,
                      table: String = "Localizable", force: Bool = false) throws -> String {
-        let change: BundleEditor.Edit.Change = form.map { .form($0, variable: nil, value: value) }
-            ?? .value(value, comment: nil)
-        return try bundle.editor().apply(.init(key: key, language: "de", table: table, change: change,
-                                               device: device, isForced: force))
+        try bundle.setGerman(key, value, form: form, device: device, table: table, force: force)
     }
 
     @Test func aDevicesTextAndFormChangeOnlyTheirBytes() throws {

@@ -3,56 +3,48 @@
 /// variable `n`), the Mac and `other` as texts. `plain` adds an entry `files` that does not vary by device.
 package func deviceStringsdict(iphone: (one: String, other: String), mac: String, other: String,
                                plain: Bool = false) -> String {
-    let files = !plain ? "" : """
-        \t<key>files</key>
-        \t<dict>
-        \t\t<key>NSStringLocalizedFormatKey</key>
-        \t\t<string>%#@n@</string>
-        \t\t<key>n</key>
-        \t\t<dict>
-        \t\t\t<key>NSStringFormatSpecTypeKey</key>
-        \t\t\t<string>NSStringPluralRuleType</string>
-        \t\t\t<key>NSStringFormatValueTypeKey</key>
-        \t\t\t<string>d</string>
-        \t\t\t<key>other</key>
-        \t\t\t<string>%d files</string>
-        \t\t</dict>
-        \t</dict>
-
-        """
+    let devices: Member = ("NSStringDeviceSpecificRuleType", .dictionary([
+        ("iphone", pluralEntry(valueType: "lld", [("one", iphone.one), ("other", iphone.other)])),
+        ("mac", .string(mac)), ("other", .string(other)),
+    ]))
+    let entries: [Member] = (plain ? [("files", pluralEntry(valueType: "d", [("other", "%d files")]))] : [])
+        + [("hint", .dictionary([devices]))]
     return """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
         <dict>
-        \(files)\t<key>hint</key>
-        \t<dict>
-        \t\t<key>NSStringDeviceSpecificRuleType</key>
-        \t\t<dict>
-        \t\t\t<key>iphone</key>
-        \t\t\t<dict>
-        \t\t\t\t<key>NSStringLocalizedFormatKey</key>
-        \t\t\t\t<string>%#@n@</string>
-        \t\t\t\t<key>n</key>
-        \t\t\t\t<dict>
-        \t\t\t\t\t<key>NSStringFormatSpecTypeKey</key>
-        \t\t\t\t\t<string>NSStringPluralRuleType</string>
-        \t\t\t\t\t<key>NSStringFormatValueTypeKey</key>
-        \t\t\t\t\t<string>lld</string>
-        \t\t\t\t\t<key>one</key>
-        \t\t\t\t\t<string>\(iphone.one)</string>
-        \t\t\t\t\t<key>other</key>
-        \t\t\t\t\t<string>\(iphone.other)</string>
-        \t\t\t\t</dict>
-        \t\t\t</dict>
-        \t\t\t<key>mac</key>
-        \t\t\t<string>\(mac)</string>
-        \t\t\t<key>other</key>
-        \t\t\t<string>\(other)</string>
-        \t\t</dict>
-        \t</dict>
-        </dict>
+        \(xml(entries, depth: 1))</dict>
         </plist>
 
         """
+}
+
+private indirect enum Value {
+    case string(String)
+    case dictionary([Member])
+}
+
+private typealias Member = (name: String, value: Value)
+
+/// An entry `%#@n@` whose variable `n` is a plural of `forms`.
+private func pluralEntry(valueType: String, _ forms: [(String, String)]) -> Value {
+    let rule = [("NSStringFormatSpecTypeKey", "NSStringPluralRuleType"), ("NSStringFormatValueTypeKey", valueType)]
+        + forms
+    return .dictionary([("NSStringLocalizedFormatKey", .string("%#@n@")),
+                        ("n", .dictionary(rule.map { ($0.0, .string($0.1)) }))])
+}
+
+/// The members' `<key>` and value elements, one a line, indented by `depth` tabs.
+private func xml(_ members: [Member], depth: Int) -> String {
+    let indent = String(repeating: "\t", count: depth)
+    return members.map { member in
+        let key = "\(indent)<key>\(member.name)</key>\n"
+        switch member.value {
+        case .string(let text):
+            return key + "\(indent)<string>\(text)</string>\n"
+        case .dictionary(let inner):
+            return key + "\(indent)<dict>\n" + xml(inner, depth: depth + 1) + "\(indent)</dict>\n"
+        }
+    }.joined()
 }
