@@ -1,3 +1,4 @@
+import Foundation
 import HotStringsTestSupport
 import Testing
 @testable import StringsFormat
@@ -36,6 +37,17 @@ import Testing
             with: "\t\t\t<key>ipad</key>\n\t\t\t<string>Antippen, %@</string>\n\t\t\t<key>iphone</key>\n"))
         try StringsdictEditorTests.expectReads(Array(result.utf8), as: ["hint", "NSStringDeviceSpecificRuleType", "ipad"],
                                                "Antippen, %@", from: Self.file)
+    }
+
+    @Test func aBinaryPropertyListIsRefused() throws {
+        let plist = try PropertyListSerialization.propertyList(from: Data(Self.file.utf8), format: nil)
+        let binary = try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0)
+        #expect {
+            try StringsdictEditor.setting(device: "mac", form: nil, variable: nil, of: "hint", to: "x",
+                                          in: Array(binary))
+        } throws: { error in
+            (error as? EditError)?.code == .cannotEdit && "\(error)".contains("binary property list")
+        }
     }
 
     @Test(arguments: [
