@@ -39,8 +39,9 @@ struct SetCommand: Command {
     static let variable: CommandOption<String?> = .optional(
         "variable", .text("name"), help: "The entry's variable, with --form, when it has more than one.")
     static let device: CommandOption<String?> = .optional(
-        "device", .text("name"), help: "Set this device's text (iphone, ipad, mac, other …) of a String Catalog's "
-            + "device variations; with --form, that device's plural form.")
+        "device", .text("name"), help: "Set this device's text (iphone, ipad, mac, other …) of a .stringsdict "
+            + "entry's NSStringDeviceSpecificRuleType or a String Catalog's device variations; with --form, that "
+            + "device's plural form.")
     static let createsLanguage: CommandOption<Bool> = .flag(
         "create-language", help: "Create the language's folder (<language>.lproj) when the bundle has none.")
     static let forces: CommandOption<Bool> = .flag(

@@ -10,6 +10,8 @@ extension LiveStrings {
     ///   - language: a language the bundle serves, exactly as `supportedLanguages` lists it (no fallback).
     ///   - form: a `.stringsdict` plural form (`one`, `other` …) to set instead of a plain value; `variable` names
     ///     the entry's variable when it has more than one.
+    ///   - device: the device (`iphone`, `ipad`, `mac`, `other` …) whose text, or with `form` whose plural form, is
+    ///     set: a String Catalog's device variations or a `.stringsdict` entry's `NSStringDeviceSpecificRuleType`.
     ///   - comment: written above a new entry.
     ///   - createLanguage: create the language's folder when the bundle has none.
     ///   - force: write a value whose format specifiers differ from the development language's.
@@ -19,10 +21,10 @@ extension LiveStrings {
     ///   `.notConnected` while the daemon is away.
     @discardableResult
     public func set(_ key: String, to value: String, language: String, table: String = LiveStrings.defaultTable,
-                    form: String? = nil, variable: String? = nil, comment: String? = nil,
+                    form: String? = nil, variable: String? = nil, device: String? = nil, comment: String? = nil,
                     createLanguage: Bool = false, force: Bool = false) async throws(LiveStringsError) -> String {
         let write = Write(key: key, value: value, language: language, table: table, form: form, variable: variable,
-                          comment: comment, createLanguage: createLanguage, force: force)
+                          device: device, comment: comment, createLanguage: createLanguage, force: force)
         return try await transport.request(.set(write))["file"]?.stringValue ?? ""
     }
 

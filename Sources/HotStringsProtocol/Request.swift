@@ -110,7 +110,7 @@ package struct Write: Sendable, Hashable {
     /// The entry's variable, for a form of an entry with several.
     package var variable: String?
     /// The device (`iphone`, `mac`, `other` …) whose text (or, with `form`, whose plural form) of a String Catalog's
-    /// device variations is set.
+    /// device variations or a `.stringsdict` entry's `NSStringDeviceSpecificRuleType` is set.
     package var device: String?
     /// The comment above a new entry.
     package var comment: String?

@@ -99,17 +99,19 @@ extension BundleEditor {
         return Place(.strings, folder: created, name: table + ".strings")
     }
 
-    /// Where a device's text (or form) goes: a catalog's device variations, only when no file of the language's
-    /// folder serves the key instead (a `.stringsdict` device entry is not edited by device).
+    /// Where a device's text (or form) goes: the language folder's `.stringsdict` entry when it serves the key (its
+    /// `NSStringDeviceSpecificRuleType` devices), else a catalog's device variations; a key the folder's `.strings`
+    /// serves has no devices.
     private func devicePlace(of edit: Edit, language: LanguageTag, folder: String?) throws(Failure) -> Place {
         let shown = DisplayText.escaped(edit.key)
         if let folder {
-            let rule = folder + "/" + edit.table + ".stringsdict"
+            if rules(folder + "/" + edit.table + ".stringsdict")?[edit.key] != nil {
+                return Place(.stringsdict, folder: folder, name: edit.table + ".stringsdict")
+            }
             let plain = folder + "/" + edit.table + ".strings"
-            let servedFrom = rules(rule)?[edit.key] != nil ? rule : strings(plain)?[edit.key] != nil ? plain : nil
-            if let servedFrom {
-                throw Failure(.invalidInput, "'\(shown)' is served from \(display(servedFrom)); device texts are set "
-                              + "in String Catalogs only")
+            if strings(plain)?[edit.key] != nil {
+                throw Failure(.invalidInput, "'\(shown)' is served from \(display(plain)), which has no device texts "
+                              + "(a .stringsdict's NSStringDeviceSpecificRuleType or a String Catalog's has)")
             }
         }
         guard let place = catalogPlace(of: edit, language: language) else {

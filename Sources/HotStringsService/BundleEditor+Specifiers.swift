@@ -8,8 +8,8 @@ extension BundleEditor {
     func checkSpecifiers(of edit: Edit, writing result: [UInt8], at place: Place) throws(Failure) {
         guard let language = LanguageTag(edit.language), language != developmentLanguage else { return }
         let reference = developmentLanguage.identifier
-        if place.kind == .catalog, edit.device != nil || edit.change.isForm {
-            return try checkCatalogVariation(of: edit, writing: result, at: place)
+        if edit.device != nil || place.kind == .catalog && edit.change.isForm {
+            return try checkVariation(of: edit, written: Self.writtenEntry(of: edit.key, in: result, at: place))
         }
         switch edit.change {
         case .value(let value, _):
@@ -31,15 +31,13 @@ extension BundleEditor {
         }
     }
 
-    /// Refuses a catalog's plural form or device text whose specifiers differ from the development language's, as
-    /// `lint` judges a rule: the edited language's localization of the key as the catalog compiles it, once the
-    /// form is written (for a device: that device's entry), against the development language's value of the key
-    /// as it is served (its folder's rule or value, else the catalog's; for a device: that device's, else
-    /// `other`'s, when it varies by device too). Plain texts on both sides compare by argument, as `set` does.
-    private func checkCatalogVariation(of edit: Edit, writing result: [UInt8], at place: Place) throws(Failure) {
-        guard let catalog = try? StringCatalog.parse(result),
-              let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(edit.key.utf8) }),
-              let written = Self.compiled(entry, of: catalog, language: place.language)?.shown(on: edit.device),
+    /// Refuses a catalog's plural form or a device's text (or form) whose specifiers differ from the development
+    /// language's, as `lint` judges a rule: the edited language's entry of the key once the form is written (a
+    /// catalog's localization as it compiles; for a device: that device's entry), against the development language's
+    /// value of the key as it is served (its folder's rule or value, else the catalog's; for a device: that device's,
+    /// else `other`'s, when it varies by device too). Plain texts on both sides compare by argument, as `set` does.
+    private func checkVariation(of edit: Edit, written: StringsdictEntry?) throws(Failure) {
+        guard let written = written?.shown(on: edit.device),
               let original = try developmentEntry(of: edit.key, table: edit.table)?.shown(on: edit.device)
         else { return }
         let isPlain = written.variables.isEmpty && original.variables.isEmpty
@@ -50,6 +48,20 @@ extension BundleEditor {
         guard found != expected else { return }
         throw mismatch(edit.key, found: found, expected: expected, reference: developmentLanguage.identifier,
                        device: edit.device)
+    }
+
+    /// The edited file's entry of `key`: a `.stringsdict`'s rule, or what a catalog's localization compiles to.
+    private static func writtenEntry(of key: String, in result: [UInt8], at place: Place) -> StringsdictEntry? {
+        switch place.kind {
+        case .stringsdict:
+            return (try? StringsdictFile.parse(result))?[key]
+        case .catalog:
+            guard let catalog = try? StringCatalog.parse(result),
+                  let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { return nil }
+            return compiled(entry, of: catalog, language: place.language)
+        case .strings:
+            return nil  // a plain value is compared by argument, not as a rule
+        }
     }
 
     /// The development language's value of `key` as served, a text as an entry without variables: its folder's

@@ -34,7 +34,8 @@ package struct BundleEditor: Sendable {
         /// What happens to the key.
         package var change: Change
         /// The device (`iphone`, `mac`, `other` …) whose text, or plural form, of a String Catalog's device
-        /// variations the value or form is; `nil` for the key's own.
+        /// variations or a `.stringsdict` entry's `NSStringDeviceSpecificRuleType` the value or form is; `nil` for
+        /// the key's own.
         package var device: String?
         /// Whether a language the bundle does not serve yet gets its folder (`L.lproj`).
         package var createsLanguage = false
@@ -213,8 +214,14 @@ package struct BundleEditor: Sendable {
             case (.catalog, .form(let form, let variable, let value), let device?):
                 result = try StringCatalogEditor.setting(device: device, form: form, variable: variable, of: edit.key,
                                                          language: place.language, to: value, in: bytes)
-            case (_, _, .some):
-                preconditionFailure("a device's text is set in a catalog, never removed")
+            case (.stringsdict, .value(let value, _), let device?):
+                result = try StringsdictEditor.setting(device: device, form: nil, variable: nil, of: edit.key,
+                                                       to: value, in: bytes)
+            case (.stringsdict, .form(let form, let variable, let value), let device?):
+                result = try StringsdictEditor.setting(device: device, form: form, variable: variable, of: edit.key,
+                                                       to: value, in: bytes)
+            case (.strings, _, .some), (_, .removal, .some):
+                preconditionFailure("a device's text is set in a catalog or a .stringsdict, never removed")
             case (.strings, .value(let value, let comment), nil):
                 result = try StringsFileEditor.setting(edit.key, to: value, comment: comment, in: bytes)
             case (.strings, .removal, nil):

@@ -19,16 +19,7 @@ public enum StringsdictEditor {
     public static func setting(
         form: String, variable: String?, of key: String, to value: String, in bytes: [UInt8]
     ) throws(EditError) -> [UInt8] {
-        try EditError.checkKey(key)
-        try EditError.checkText(value, naming: "value")
-        guard pluralCategories.contains(form) else {
-            throw EditError(.invalidValue, "'\(DisplayText.escaped(form, limit: 20))' is not a plural category "
-                            + "(\(pluralCategories.joined(separator: " ")))")
-        }
-        if let variable { try EditError.checkKey(variable) }
-        if let control = (key + value).unicodeScalars.first(where: { $0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0) }) {
-            throw EditError(.invalidValue, "XML cannot hold the control character \(unicodeNotation(control.value))")
-        }
+        try checkInput(key: key, value: value, form: form, variable: variable)
         var file = try EditablePropertyList(bytes)
         guard let entry = file.member(key, in: file.root) else {
             let name = variable ?? "value"
@@ -41,8 +32,42 @@ public enum StringsdictEditor {
                             grandchildren: variableDict, into: file.root)
             return file.bytes
         }
+        try setForm(form, variable: variable, of: key, in: entry, to: value, file: &file)
+        return file.bytes
+    }
+
+    /// Refuses what the file cannot hold: an empty key or variable, a NUL or another control character XML cannot
+    /// hold, a form that is not a plural category.
+    static func checkInput(key: String, value: String, form: String?, variable: String?, device: String? = nil)
+        throws(EditError)
+    {
+        try EditError.checkKey(key)
+        try EditError.checkText(value, naming: "value")
+        if let form, !pluralCategories.contains(form) {
+            throw EditError(.invalidValue, "'\(DisplayText.escaped(form, limit: 20))' is not a plural category "
+                            + "(\(pluralCategories.joined(separator: " ")))")
+        }
+        if let variable { try EditError.checkKey(variable) }
+        if let device {
+            try EditError.checkText(device, naming: "device")
+            guard !device.isEmpty else { throw EditError(.invalidValue, "the device is empty") }
+        }
+        let texts = key + value + (device ?? "")
+        if let control = texts.unicodeScalars.first(where: { $0.value < 0x20 && !"\t\n\r".unicodeScalars.contains($0) }) {
+            throw EditError(.invalidValue, "XML cannot hold the control character \(unicodeNotation(control.value))")
+        }
+    }
+
+    /// Sets `form` of the plural variable `variable` (or the only one) of the entry at `entry` (a key's entry, or
+    /// one device's), adding the form when it is missing.
+    static func setForm(
+        _ form: String, variable: String?, of key: String, in entry: XMLMemberSpan, to value: String,
+        file: inout EditablePropertyList
+    ) throws(EditError) {
         let variables = file.children(of: entry).filter { child in
-            guard case .dictionary(let members)? = file.value(at: [key, child.name]) else { return false }
+            guard case .dictionary(let members)? = file.value(at: (entry.path ?? []) + [child.name]) else {
+                return false
+            }
             return members["NSStringFormatSpecTypeKey"] == .string("NSStringPluralRuleType")
         }
         let names = variables.map(\.name)
@@ -69,7 +94,6 @@ public enum StringsdictEditor {
         } else {
             try file.insert(form, string: value, into: chosen)
         }
-        return file.bytes
     }
 
     /// The file's bytes without the entry for `key` (its lines go too).

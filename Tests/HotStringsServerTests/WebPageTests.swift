@@ -59,9 +59,15 @@ struct WebPageTests {
     }
 
     /// Plural forms are edited as their forms: a `.stringsdict` entry's and a catalog's plural variations, and a
-    /// catalog's device variations as each device's text; each saved form changes only its own bytes.
+    /// catalog's device variations and a `.stringsdict` entry's devices as each device's text; each saved form
+    /// changes only its own bytes.
     @Test func pluralFormsAreEditedAsTheirForms() throws {
-        let sandbox = try Sandbox(extraFiles: ["Devices.xcstrings": devicesCatalog])
+        let gestures = deviceStringsdict(iphone: ("%lld Tipp", "%lld Tipps"), mac: "Klicken, %@", other: "Tippen, %@")
+        let sandbox = try Sandbox(extraFiles: [
+            "Devices.xcstrings": devicesCatalog, "de.lproj/Gestures.stringsdict": gestures,
+            "en.lproj/Gestures.stringsdict": deviceStringsdict(iphone: ("%lld tip", "%lld tips"), mac: "Click, %@",
+                                                               other: "Tap, %@"),
+        ])
         let web = try WebDaemon.start(sandbox)
         let stringsdict = try sandbox.read("de.lproj/Localizable.stringsdict")
         let catalog = try sandbox.read("Settings.xcstrings")
@@ -75,6 +81,8 @@ struct WebPageTests {
                                       with: #""value" : "Klick, um fortzufahren""#))
         #expect(try sandbox.read("Devices.xcstrings") == devicesCatalog.replacingOccurrences(
             of: #""value" : "%lld Foto""#, with: #""value" : "ein Foto (%lld)""#))
+        #expect(try sandbox.read("de.lproj/Gestures.stringsdict")
+            == gestures.replacingOccurrences(of: "<string>Klicken, %@</string>", with: "<string>Klick, %@</string>"))
         #expect(try web.daemon.terminate() == 0)
     }
 

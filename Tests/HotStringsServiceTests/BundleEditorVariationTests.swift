@@ -41,10 +41,7 @@ import Testing
 
     private func set(_ key: String, _ value: String, form: String? = nil, device: String?,
                      table: String = "Localizable", force: Bool = false) throws -> String {
-        let change: BundleEditor.Edit.Change = form.map { .form($0, variable: nil, value: value) }
-            ?? .value(value, comment: nil)
-        return try bundle.editor().apply(.init(key: key, language: "de", table: table, change: change,
-                                               device: device, isForced: force))
+        try bundle.setGerman(key, value, form: form, device: device, table: table, force: force)
     }
 
     @Test func aDevicesTextAndFormChangeOnlyTheirBytes() throws {
@@ -105,5 +102,16 @@ import Testing
             (error as? BundleEditor.Failure)?.kind == .invalidInput
         }
         #expect(try bundle.contents() == before)
+    }
+}
+
+extension EditedBundle {
+    /// Sets German's `key` (a form of it with `form`; on `device`) through `BundleEditor`; the file written.
+    func setGerman(_ key: String, _ value: String, form: String? = nil, device: String?,
+                   table: String = "Localizable", force: Bool = false) throws -> String {
+        let change: BundleEditor.Edit.Change = form.map { .form($0, variable: nil, value: value) }
+            ?? .value(value, comment: nil)
+        return try editor().apply(.init(key: key, language: "de", table: table, change: change, device: device,
+                                        isForced: force))
     }
 }

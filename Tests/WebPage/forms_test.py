@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Plural forms in a real headless Chromium: a .stringsdict entry, a catalog's plural variations and a catalog's
-device variations are edited as their forms, one labelled textarea each; a form whose specifiers differ is flagged
-and not saved.
+"""Plural forms in a real headless Chromium: a .stringsdict entry, a catalog's plural variations, a catalog's device
+variations and a .stringsdict's device entries are edited as their forms, one labelled textarea each; a form whose
+specifiers differ is flagged and not saved.
 
 Usage: forms_test.py URL_WITH_TOKEN
 Exit 0 when every check passes, 77 when Chromium or Selenium is missing (the reason on stdout), 1 otherwise.
@@ -31,6 +31,29 @@ def set_form(name, value):
     editor = editors()[name]
     driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'));",
                           editor, value)
+
+
+def open_editors(table, key, names):
+    """Opens German's `key` of `table` (searched alone) and waits for its editors to be `names`."""
+    search = driver.find_element(By.CSS_SELECTOR, "[data-role=search]")
+    search.clear()
+    choose(driver, "table", table)
+    search.send_keys(key)
+    wait(driver, f"{key} alone", lambda: rows(driver) == [key])
+    cell(driver, key, "de").click()
+    wait(driver, f"the editors of {key}", lambda: sorted(editors()) == names)
+
+
+def flagged_then_saved(name, bad, problem, good, key):
+    """Types `bad` into the editor `name` and waits for `problem` to be flagged, then saves `good` for `key`."""
+    set_form(name, bad)
+    wait(driver, f"the problem of {name}",
+         lambda: problem in driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    set_form(name, good)
+    wait(driver, f"no problem with {name}",
+         lambda: not driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
+    wait(driver, f"saved {key}", lambda: f"saved {key}" in status(driver))
 
 
 try:
@@ -93,21 +116,15 @@ try:
     wait(driver, "saved the device's text", lambda: "saved Tap to continue" in status(driver))
 
     # A device that varies by plural inside opens as that device's forms beside the other devices' texts.
-    search.clear()
-    choose(driver, "table", "Devices")
-    search.send_keys("photos")
-    wait(driver, "the device plural key", lambda: rows(driver) == ["photos %lld"])
-    cell(driver, "photos %lld", "de").click()
-    wait(driver, "the device's forms",
-         lambda: sorted(editors()) == ["iphone.plural.one", "iphone.plural.other", "other"])
-    set_form("iphone.plural.one", "%@ Foto")
-    wait(driver, "the device form's problem",
-         lambda: "on iphone" in driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
-    set_form("iphone.plural.one", "ein Foto (%lld)")
-    wait(driver, "no device form problem",
-         lambda: not driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
-    driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
-    wait(driver, "saved the device's form", lambda: "saved photos %lld" in status(driver))
+    open_editors("Devices", "photos %lld", ["iphone.plural.one", "iphone.plural.other", "other"])
+    flagged_then_saved("iphone.plural.one", "%@ Foto", "on iphone", "ein Foto (%lld)", "photos %lld")
+
+    # A .stringsdict entry's NSStringDeviceSpecificRuleType opens as each device's text or forms too; a device's
+    # text with another specifier is flagged, and a good one is saved into the .stringsdict (a set naming the device).
+    open_editors("Gestures", "hint", ["iphone.n.one", "iphone.n.other", "mac", "other"])
+    if editors()["mac"].get_attribute("value") != "Klicken, %@":
+        failures.append(f"the .stringsdict's mac text reads {editors()['mac'].get_attribute('value')!r}")
+    flagged_then_saved("mac", "Klicken, %d", "on mac", "Klick, %@", "hint")
 finally:
     driver.quit()
 

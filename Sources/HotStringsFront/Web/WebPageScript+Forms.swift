@@ -1,7 +1,7 @@
 extension WebPageScript {
     /// The part of the page's script that edits a plural entry (a `.stringsdict` rule, or a catalog's plural
-    /// variations as the daemon compiles them into one) as its forms, and a catalog's device variations as each
-    /// device's text or forms: one labelled textarea each, each changed one saved by a `set` naming `form` and
+    /// variations as the daemon compiles them into one) as its forms, and a catalog's device variations (or a
+    /// `.stringsdict` entry's `NSStringDeviceSpecificRuleType`) as each device's text or forms: one labelled textarea each, each changed one saved by a `set` naming `form` and
     /// `variable`, and `device`. Inside the script's function, beside the rest.
     static let forms = #"""
           // A plural rule (a .stringsdict entry, or a catalog's variations as the daemon compiles them) as its forms.
@@ -19,7 +19,8 @@ extension WebPageScript {
             }
             return forms;
           };
-          // A rule that varies by device (a catalog's device variations) as each device's text, or its plural forms.
+          // A rule that varies by device (a catalog's device variations, a .stringsdict's device entries) as each
+          // device's text, or its plural forms.
           const DEVICES = "NSStringDeviceSpecificRuleType";
           const formsOf = (rule) => {
             const devices = rule && rule[DEVICES];
