@@ -126,6 +126,9 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
     /// The key offered for a read ahead (or taken for one), if any.
     package var offeredKey: Key? { offer.key }
 
+    /// Whether a key is offered for a read ahead and not taken yet.
+    package var hasOpenOffer: Bool { if case .open = offer { true } else { false } }
+
     /// Withdraws the offer of the current batch's key (something else happened after the write that opened it).
     ///
     /// A finished write of another key, a modification or a removal of any key withdraws it in `note`.

@@ -108,6 +108,9 @@ final class WatchLoop {
     /// The next instant at which `takeSettled` has something, or `nil`.
     var nextDeadline: ContinuousClock.Instant? {
         if pendingRescan != nil || !pendingProblems.isEmpty { return .now }
+        // A key offered for a read ahead by events handled after the look for one (those that came while a due
+        // table was read): look again at once, not at the batch window's end.
+        if settler.hasOpenOffer, readAheadHeldUntil.map({ .now >= $0 }) ?? true { return .now }
         return [settler.nextDeadline, relinkDue].compactMap { $0 }.min()
     }
 

@@ -73,6 +73,41 @@ import Testing
         #expect(published != nil, "published at once, without the window of an hour")
     }
 
+    /// A save read while its writer still holds the file is read again a settle time later; when the writer's close
+    /// comes while that retry reads the file (after the loop looked for a read ahead), the close offers the key for
+    /// a read ahead: the loop looks again at once instead of at the end of the batch window. (On the watcher's
+    /// thread the save waited for the window: an hour in `WatcherReadAheadTests`, 1 of 9 looped runs.)
+    @Test func aCloseThatComesDuringARetryIsReadAheadAtOnce() throws {
+        let bundle = try TestBundle()
+        let (loop, inotify) = try Self.loop(on: bundle)
+        #expect(loop.start().seen.count == 4)
+        let path = "de.lproj/Localizable.strings"
+        try bundle.save(path, stringsText(["greeting": "Servus"]))
+        var writer = open(bundle.path(path), O_WRONLY | O_CLOEXEC)
+        try #require(writer >= 0)
+        defer { if writer >= 0 { close(writer) } }
+        let start = ContinuousClock.now
+        loop.handle(try inotify.readEvents(), at: start)
+        #expect(loop.takeSettled(at: start) { () throws(SystemError) in try inotify.readEvents() } == nil,
+                "a writer holds it: not published")
+        // The retry, a settle time later: the writer closes the file while the retry reads it.
+        let retry = start + Self.hour
+        var asked = 0
+        let early = loop.takeSettled(at: retry) { () throws(SystemError) in
+            asked += 1
+            if asked == 2 {
+                close(writer)
+                writer = -1
+            }
+            return try inotify.readEvents()
+        }
+        #expect(asked == 2)
+        #expect(early == nil, "what the retry read while the file was held is not published")
+        #expect(loop.nextDeadline.map { $0 <= ContinuousClock.now } == true, "looked at again at once")
+        let batch = try Self.settled(loop, inotify, at: retry)
+        #expect(batch?.seen == [path: .parsed(["greeting": "Servus"])])
+    }
+
     /// The other four files of a bulk save come while the first one is read ahead: the read is dropped and the five
     /// are one batch, when the window closes.
     @Test func aBulkSaveWhoseFilesComeDuringTheReadAheadIsOneBatch() throws {
