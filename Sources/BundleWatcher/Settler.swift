@@ -9,6 +9,9 @@
 ///   bulk save (`git checkout`, `rsync`, `cp -r`) becomes one batch. The key that opens a batch is offered once
 ///   (`takeOffer(at:)`) for a read ahead of the window: a single save is read at once, and published at once if
 ///   nothing else happened meanwhile (`WatchLoop+Settling`); if something did, the batch grows as without it.
+///   Another file made in a watched folder while a batch is open (the next file's temporary file) holds the batch
+///   until it is renamed or removed (`noteOtherFile`), up to `maximumDelay`: a writer descheduled in the middle of
+///   its next file does not split its bulk save.
 /// - A table only modified (a writer that keeps the file open) is due once quiet for `settleTime`.
 /// - A removal is due after `settleTime`; the watcher then checks whether the file is still gone, so an
 ///   editor's delete-and-recreate never reports a deletion.
@@ -42,6 +45,10 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
     private var batchCount = 0
     /// The read ahead of the current batch's only key (`takeOffer(at:)`).
     private var offer = Offer.none
+    /// Other files made since the current batch opened and not renamed or removed yet (`noteOtherFile`).
+    private var filesUnderWay: Set<String> = []
+    /// Until when a tool is taken to be writing several files (`noteToolWriting(at:)`).
+    private var toolWritingUntil: Instant?
 
     private enum Offer: Equatable {
         case none
@@ -88,7 +95,7 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
             offer = batchOpened == nil || offer.key == key ? .open(key) : .none
             let opened = batchOpened ?? now
             batchOpened = opened
-            batchDue = min(now + configuration.batchWindow, opened + configuration.maximumDelay)
+            batchDue = min(now + batchWindow(at: now), opened + configuration.maximumDelay)
         case .modified, .removed:
             // A modification after a finished write means the file is being written again: wait for it. Any key's
             // says more is happening than one save: no read ahead.
@@ -106,10 +113,46 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
         batchCount += (isInBatch ? 1 : 0) - (wasInBatch ? 1 : 0)
         guard !isInBatch else { return }
         if offer.key == key { offer = .none }
-        if batchCount == 0 {
-            batchOpened = nil
-            batchDue = nil
+        if batchCount == 0 { closeBatch() }
+    }
+
+    private mutating func closeBatch() {
+        batchOpened = nil
+        batchDue = nil
+        filesUnderWay.removeAll()
+    }
+
+    /// Records what happened at `now` to a file that is no table (`path`, a temporary file): made (`isMade`), or
+    /// renamed away or removed.
+    ///
+    /// One made while a batch is open is a writer's next file under way: the batch is not due until it is renamed
+    /// or removed (then a window from `now`), or until `maximumDelay` after the batch opened. A file made before the
+    /// batch, or left behind, holds no other batch.
+    package mutating func noteOtherFile(_ path: String, isMade: Bool, at now: Instant) {
+        guard let opened = batchOpened else { return }
+        if isMade {
+            filesUnderWay.insert(path)
+        } else if filesUnderWay.remove(path) != nil, filesUnderWay.isEmpty {
+            let windowEnd = min(now + batchWindow(at: now), opened + configuration.maximumDelay)
+            batchDue = max(batchDue ?? windowEnd, windowEnd)
         }
+    }
+
+    /// Takes a tool to be writing several files from `now` for `SettleTiming.readAheadHold` (it wrote several tables
+    /// in one batch, or a file right after a read ahead published another): no read ahead is offered, and batches
+    /// wait `SettleTiming.toolBatchWindow` for the tool's next file, so that a tool descheduled between two files
+    /// by a busy machine does not see its save split.
+    package mutating func noteToolWriting(at now: Instant) {
+        toolWritingUntil = now + configuration.readAheadHold
+    }
+
+    /// Whether a tool is taken to be writing at `now` (`noteToolWriting(at:)`).
+    package func isToolWriting(at now: Instant) -> Bool {
+        toolWritingUntil.map { now < $0 } ?? false
+    }
+
+    private func batchWindow(at now: Instant) -> Duration {
+        isToolWriting(at: now) ? configuration.toolBatchWindow : configuration.batchWindow
     }
 
     /// The key of a batch that holds it alone and is not due yet, offered once per batch: the caller reads it ahead
@@ -144,7 +187,7 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
 
     /// The earliest instant at which `takeDue(at:)` will return something, or `nil` when idle.
     package var nextDeadline: Instant? {
-        var earliest = batchDue
+        var earliest = batchDueAllowingWrites
         for case .alone(let due) in pending.values where earliest.map({ due < $0 }) ?? true {
             earliest = due
         }
@@ -157,7 +200,7 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
     /// batch window join it, so one look at the disk answers them together.
     package mutating func takeDue(at now: Instant) -> [Key] {
         var due: [Key] = []
-        let batchIsDue = batchDue.map { $0 <= now } ?? false
+        let batchIsDue = batchDueAllowingWrites.map { $0 <= now } ?? false
         let horizon = batchIsDue ? now + configuration.batchWindow : now
         for (key, state) in pending {
             switch state {
@@ -171,19 +214,23 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
         }
         for key in due { setPending(key, nil) }
         if batchIsDue {
-            batchOpened = nil
-            batchDue = nil
+            closeBatch()
             offer = .none
         }
         return due.sorted()
+    }
+
+    /// When the batch is due: its window's end, or while another file is under way, `maximumDelay` after it opened.
+    private var batchDueAllowingWrites: Instant? {
+        guard !filesUnderWay.isEmpty, let opened = batchOpened else { return batchDue }
+        return opened + configuration.maximumDelay
     }
 
     /// Forgets everything pending (after a full rescan has made it moot).
     package mutating func reset() {
         pending.removeAll()
         batchCount = 0
-        batchOpened = nil
-        batchDue = nil
+        closeBatch()
         offer = .none
     }
 }
@@ -204,6 +251,12 @@ package struct SettleTiming: Sendable, Hashable {
     /// published) or a batch of several tables was published: while a tool keeps writing, its saves wait for the
     /// window and are one batch each.
     package var readAheadHold: Duration
+
+    /// The batch window while a tool is writing several files (`Settler.noteToolWriting(at:)`): twenty times the
+    /// batch window (10 ms by default), at most `maximumDelay`. A busy machine deschedules a writer for a few
+    /// milliseconds at a time, often right after the rename that woke the watcher; only the tool's own saves wait
+    /// for it, a single save is read ahead.
+    package var toolBatchWindow: Duration { min(batchWindow * 20, maximumDelay) }
 
     /// Creates a configuration.
     package init(

@@ -84,7 +84,7 @@ extension WatchLoop {
         into batch: inout ChangeBatch, at now: ContinuousClock.Instant,
         queuedEvents: () throws(SystemError) -> [InotifyEvent]
     ) -> Bool {
-        guard pendingRescan == nil, readAheadHeldUntil.map({ now >= $0 }) ?? true else { return false }
+        guard pendingRescan == nil, !settler.isToolWriting(at: now) else { return false }
         // The same save's close after its rename, seen during the read, offers the key again: read it again, a few
         // times at most (a writer renaming onto the name without end waits for the window instead).
         for _ in 0..<3 {
@@ -113,9 +113,10 @@ extension WatchLoop {
         return false
     }
 
-    /// Makes no read ahead for `SettleTiming.readAheadHold` from `now`: a tool is writing several files.
+    /// Makes no read ahead for `SettleTiming.readAheadHold` from `now`, and batches wait for the tool's next file
+    /// longer (`Settler.noteToolWriting(at:)`): a tool is writing several files.
     func holdReadAhead(at now: ContinuousClock.Instant) {
-        readAheadHeldUntil = now + settler.configuration.readAheadHold
+        settler.noteToolWriting(at: now)
         lastReadAhead = nil
     }
 

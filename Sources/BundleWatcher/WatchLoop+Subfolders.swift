@@ -44,6 +44,7 @@ extension WatchLoop {
             note(event, to: BundleLayout.catalog(named: event.name, ofTable: table, in: folder), at: now)
             return
         }
+        noteOtherFile(event, path: folder + "/" + event.name, at: now)
         guard CatalogSearch.isSearched(folder: event.name) else { return }
         noteSearchedEntry(event, path: folder + "/" + event.name, at: now)
     }

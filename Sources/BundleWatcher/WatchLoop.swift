@@ -88,8 +88,6 @@ final class WatchLoop {
     /// The table a read ahead published last, and when: an event other than that file's finished write within the
     /// batch window after it means the read ahead cut a bulk save.
     var lastReadAhead: (key: SettleKey, at: ContinuousClock.Instant)?
-    /// Until when no read ahead is made (`SettleTiming.readAheadHold`).
-    var readAheadHeldUntil: ContinuousClock.Instant?
     /// Waits until inotify has events queued or the instant passes (the read ahead's quiet time); the watcher's
     /// thread polls the inotify descriptor, tests that drive the loop step by step do not wait.
     var waitForEvents: (ContinuousClock.Instant) -> Void = { _ in }
@@ -110,7 +108,7 @@ final class WatchLoop {
         if pendingRescan != nil || !pendingProblems.isEmpty { return .now }
         // A key offered for a read ahead by events handled after the look for one (those that came while a due
         // table was read): look again at once, not at the batch window's end.
-        if settler.hasOpenOffer, readAheadHeldUntil.map({ .now >= $0 }) ?? true { return .now }
+        if settler.hasOpenOffer, !settler.isToolWriting(at: .now) { return .now }
         return [settler.nextDeadline, relinkDue].compactMap { $0 }.min()
     }
 
@@ -194,6 +192,7 @@ final class WatchLoop {
             }
             return
         }
+        if BundleLayout.language(ofFolder: event.name) == nil { noteOtherFile(event, path: event.name, at: now) }
         // Other files of the root are nobody's: a write to one wakes the watcher and changes nothing.
         if event.mask.contains(.closeWrite) || event.mask.contains(.modify) { return }
         if event.mask.contains(.attrib) {
@@ -251,6 +250,7 @@ final class WatchLoop {
             return
         }
         guard let file = BundleLayout.file(named: event.name, in: folder, language: language) else {
+            noteOtherFile(event, path: folder + "/" + event.name, at: now)
             // A link other than a table put in place (a ConfigMap's `..data` swap): every table reached through it
             // may now have new content.
             if event.mask.contains(.movedTo) || event.mask.contains(.create),
@@ -272,6 +272,17 @@ final class WatchLoop {
             settler.note(.removed, to: file.key, at: now)
         } else {
             settler.note(.modified, to: file.key, at: now)
+        }
+    }
+
+    /// Tells the settler of a file that is no table (a temporary file) made, or renamed away or removed: one made
+    /// while a batch is open holds it until it is gone (`Settler.noteOtherFile`).
+    func noteOtherFile(_ event: InotifyEvent, path: String, at now: ContinuousClock.Instant) {
+        guard !event.mask.contains(.isDirectory) else { return }
+        if event.mask.contains(.create) {
+            settler.noteOtherFile(path, isMade: true, at: now)
+        } else if event.mask.contains(.movedFrom) || event.mask.contains(.delete) {
+            settler.noteOtherFile(path, isMade: false, at: now)
         }
     }
 

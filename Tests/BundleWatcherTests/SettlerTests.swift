@@ -117,6 +117,52 @@ import Testing
         #expect(due.takeOffer(at: at(2)) == nil, "the window is over: the batch is read as usual")
         #expect(due.takeDue(at: at(2)) == ["a"])
     }
+
+    @Test func anotherFileMadeWhileABatchIsOpenHoldsItUntilItIsGone() {
+        var settler = Settler<String>(configuration: configuration)
+        settler.noteOtherFile(".before.tmp", isMade: true, at: at(0))
+        settler.note(.finished, to: "a", at: at(0))
+        #expect(settler.nextDeadline == at(2), "a file made before the batch opened holds nothing")
+        settler.noteOtherFile(".b.tmp", isMade: true, at: at(1))
+        #expect(settler.nextDeadline == at(20), "the next file under way: up to the maximum delay")
+        #expect(settler.takeDue(at: at(10)).isEmpty, "not due while the writer is descheduled in its next file")
+        settler.noteOtherFile(".b.tmp", isMade: false, at: at(10))
+        settler.note(.finished, to: "b", at: at(10))
+        #expect(settler.nextDeadline == at(12))
+        #expect(settler.takeDue(at: at(12)) == ["a", "b"])
+
+        var removed = Settler<String>(configuration: configuration)
+        removed.note(.finished, to: "a", at: at(0))
+        removed.noteOtherFile(".b.tmp", isMade: true, at: at(1))
+        removed.noteOtherFile(".b.tmp", isMade: false, at: at(5))
+        #expect(removed.nextDeadline == at(7), "removed: a window from its removal")
+        #expect(removed.takeDue(at: at(7)) == ["a"])
+
+        var leftBehind = Settler<String>(configuration: configuration)
+        leftBehind.note(.finished, to: "a", at: at(0))
+        leftBehind.noteOtherFile(".left.tmp", isMade: true, at: at(1))
+        #expect(leftBehind.takeDue(at: at(19)).isEmpty)
+        #expect(leftBehind.takeDue(at: at(20)) == ["a"], "a file left behind holds its batch to the maximum delay")
+        leftBehind.note(.finished, to: "b", at: at(30))
+        #expect(leftBehind.nextDeadline == at(32), "and no later batch")
+    }
+
+    @Test func whileAToolIsWritingBatchesWaitLongerAndNothingIsOffered() {
+        let timing = SettleTiming(batchWindow: .milliseconds(2), maximumDelay: .milliseconds(100))
+        #expect(timing.toolBatchWindow == .milliseconds(40))
+        #expect(SettleTiming().toolBatchWindow == .milliseconds(10))
+        #expect(configuration.toolBatchWindow == .milliseconds(20), "at most the maximum delay")
+        var settler = Settler<String>(configuration: timing)
+        settler.noteToolWriting(at: at(0))
+        #expect(settler.isToolWriting(at: at(999)) && !settler.isToolWriting(at: at(1000)))
+        settler.note(.finished, to: "a", at: at(5))
+        #expect(settler.nextDeadline == at(45))
+        #expect(settler.takeDue(at: at(44)).isEmpty)
+        settler.note(.finished, to: "b", at: at(44))
+        #expect(settler.takeDue(at: at(84)) == ["a", "b"])
+        settler.note(.finished, to: "c", at: at(1000))
+        #expect(settler.nextDeadline == at(1002), "the tool is done: the usual window")
+    }
 }
 
 @Suite struct BundleLayoutTests {

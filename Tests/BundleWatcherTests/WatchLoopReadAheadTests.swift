@@ -245,6 +245,35 @@ import Testing
         #expect(batch?.seen == ["en.lproj/Localizable.strings": .parsed(["greeting": "Hey", "farewell": "Bye"])],
                 "the whole version, read ahead once the writer closed the file")
     }
+
+    /// A tool descheduled while it writes its next file (made, written and closed, not yet renamed over its table)
+    /// long after the batch window: the batch waits for it, and both tables are one batch.
+    @Test func aToolsNextFileUnderWayHoldsItsBatch() throws {
+        let bundle = try TestBundle(Dictionary(uniqueKeysWithValues: Self.tables.map { ($0, stringsText(["k": "0"])) }))
+        let inotify = try Inotify()
+        let timing = SettleTiming(batchWindow: Self.hour, settleTime: Self.hour, maximumDelay: Self.hour * 10)
+        let reader = TableReader(root: bundle.root, maximumFileSize: 1 << 20, parallelThreshold: 1_000,
+                                 followsExternalSymlinks: false)
+        let loop = WatchLoop(root: bundle.root, inotify: inotify, reader: reader, settler: Settler(configuration: timing))
+        #expect(loop.start().seen.count == 5)
+        let temporary = bundle.path("en.lproj/.T2.strings.tmp")
+        try bundle.save(Self.tables[0], stringsText(["k": "1"]))
+        try writeText(stringsText(["k": "1"]), toPath: temporary)
+        let start = ContinuousClock.now
+        loop.handle(try inotify.readEvents(), at: start)
+        func step(_ at: ContinuousClock.Instant) throws -> ChangeBatch? {
+            loop.handle(try inotify.readEvents(), at: at)
+            return loop.takeSettled(at: at) { () throws(SystemError) in try inotify.readEvents() }
+        }
+        #expect(try step(start).map { "\($0.seen)" } == nil, "the temporary file's events: no read ahead")
+        #expect(try step(start + Self.hour * 2).map { "\($0.seen)" } == nil, "the window is over, the next file not")
+        try FileSystem.rename(temporary, to: bundle.path(Self.tables[1]))
+        let renamed = start + Self.hour * 3
+        loop.handle(try inotify.readEvents(), at: renamed)
+        #expect(try step(renamed + .seconds(1)).map { "\($0.seen)" } == nil, "a window from the rename")
+        let batch = try Self.settled(loop, inotify, at: renamed + Self.hour)
+        #expect(batch?.seen == [Self.tables[0]: .parsed(["k": "1"]), Self.tables[1]: .parsed(["k": "1"])])
+    }
 }
 
 extension TestBundle {
@@ -287,6 +316,32 @@ extension TestBundle {
         let index = try session.log.waitForBatch(from: start, "the bulk save") { !$0.updates.isEmpty }
         let expected = Dictionary(uniqueKeysWithValues: tables.map { ($0, Seen.parsed(["k": "1"])) })
         #expect(session.log.all[index].seen == expected, "the five files in one batch")
+    }
+
+    /// Once a tool is seen writing several files, its next saves wait `toolBatchWindow` (twenty batch windows) for
+    /// its next file: a writer pausing between files longer than the batch window (as a busy machine deschedules it
+    /// for a few milliseconds at a time) still sees each bulk save as one batch.
+    @Test func aToolSeenWritingHasItsPausingBulkSaveWhole() throws {
+        let tables = WatchLoopReadAheadTests.tables
+        let session = try WatchSession(TestBundle(Dictionary(uniqueKeysWithValues: tables.map {
+            ($0, stringsText(["k": "0"]))
+        }))) {
+            $0.settling = SettleTiming(batchWindow: .milliseconds(50), settleTime: .milliseconds(30),
+                                       maximumDelay: .seconds(3600))
+        }
+        #expect(SettleTiming(batchWindow: .milliseconds(50), maximumDelay: .seconds(3600)).toolBatchWindow == .seconds(1))
+        for table in tables { try session.bundle.save(table, stringsText(["k": "1"])) }
+        try session.log.waitForTables("the first bulk save") { seen in
+            tables.allSatisfy { seen[$0] == .parsed(["k": "1"]) }
+        }
+        let start = session.log.count
+        for table in tables {
+            try session.bundle.save(table, stringsText(["k": "2"]))
+            usleep(150_000)
+        }
+        let index = try session.log.waitForBatch(from: start, "the second bulk save") { !$0.updates.isEmpty }
+        let expected = Dictionary(uniqueKeysWithValues: tables.map { ($0, Seen.parsed(["k": "2"])) })
+        #expect(session.log.all[index].seen == expected, "the five files in one batch, 150 ms apart")
     }
 
     /// Five files saved while the watcher does not read events (as if it were busy): its next read sees them all,
