@@ -253,22 +253,33 @@ extension StringsTable {
         var common = 0
         utf8.withUnsafeBufferPointer { bytes in
             old.utf8.withUnsafeBufferPointer { oldBytes in
-                for (position, record) in records.enumerated() {
-                    let found = old.index.find(hash: record.hash, in: old.records) { candidate in
-                        candidate.keyLength == record.keyLength
+                old.records.withUnsafeBufferPointer { oldRecords in
+                    func isKey(of candidate: Record, _ record: Record) -> Bool {
+                        candidate.hash == record.hash && candidate.keyLength == record.keyLength
                             && ByteKeyIndex.bytesEqual(oldBytes, Int(candidate.keyStart), bytes, Int(record.keyStart),
                                                        count: Int(record.keyLength))
                     }
-                    guard case .found(let oldPosition) = found else {
-                        added.append(entry(at: position))
-                        continue
-                    }
-                    common += 1
-                    let previous = old.records[oldPosition]
-                    if previous.valueLength != record.valueLength
-                        || !ByteKeyIndex.bytesEqual(oldBytes, Int(previous.valueStart), bytes, Int(record.valueStart),
-                                                    count: Int(record.valueLength)) {
-                        changed.append(entry(at: position))
+                    for (position, record) in records.enumerated() {
+                        // A key is most often where it was (a value edited, or the table made again from a catalog
+                        // whose keys stayed): looked for there first.
+                        let oldPosition: Int
+                        if position < oldRecords.count, isKey(of: oldRecords[position], record) {
+                            oldPosition = position
+                        } else if case .found(let found) = old.index.find(hash: record.hash, in: old.records, matches: {
+                            isKey(of: $0, record)
+                        }) {
+                            oldPosition = found
+                        } else {
+                            added.append(entry(at: position))
+                            continue
+                        }
+                        common += 1
+                        let previous = oldRecords[oldPosition]
+                        if previous.valueLength != record.valueLength
+                            || !ByteKeyIndex.bytesEqual(oldBytes, Int(previous.valueStart), bytes,
+                                                        Int(record.valueStart), count: Int(record.valueLength)) {
+                            changed.append(entry(at: position))
+                        }
                     }
                 }
             }

@@ -149,6 +149,13 @@ public struct TableContent: Sendable, Equatable {
         return strings.keys + rules.keys.filter { strings[$0] == nil }
     }
 
+    /// Whether this is a copy of `other` (the same value again, as a catalog's table that no save touched is): its
+    /// strings share their buffers, and its rules compare at the cost of their pointers when they share theirs.
+    /// False says nothing: two tables made apart may still hold the same entries.
+    package func isCopy(of other: TableContent) -> Bool {
+        strings.sharesStorage(with: other.strings) && rules == other.rules
+    }
+
     /// What changed from `old`: keys added and keys whose value changed (with their new values), keys removed.
     ///
     /// Plain strings come first, in source order (compared on their bytes, as `StringsTable.differences` does);
@@ -159,20 +166,21 @@ public struct TableContent: Sendable, Equatable {
         -> (added: [(key: String, value: LocalizedValue)], changed: [(key: String, value: LocalizedValue)],
             removed: [String])
     {
-        // A catalog's table no save touched is the same value again: its strings share their buffers, and its
-        // rules compare at the cost of their pointers when they share theirs.
-        if strings.sharesStorage(with: old.strings), rules == old.rules { return ([], [], []) }
+        if isCopy(of: old) { return ([], [], []) }
         let plain = strings.differences(from: old.strings)
         guard !rules.isEmpty || !old.rules.isEmpty else {
             return (plain.added.map { ($0.key, .string($0.value)) }, plain.changed.map { ($0.key, .string($0.value)) },
                     plain.removed)
         }
+        func hasRule(_ key: String) -> Bool { rules.entries[key] != nil || old.rules.entries[key] != nil }
+        var added = plain.added.filter { !hasRule($0.key) }
+            .map { (key: $0.key, value: LocalizedValue.string($0.value)) }
+        var changed = plain.changed.filter { !hasRule($0.key) }
+            .map { (key: $0.key, value: LocalizedValue.string($0.value)) }
+        var removed = plain.removed.filter { !hasRule($0) }
+        // The same rules (a catalog's text edited: its rules are the last version's): no key with a rule changed.
+        guard rules != old.rules else { return (added, changed, removed) }
         let ruleKeys = Set(rules.entries.keys).union(old.rules.entries.keys)
-        var added = plain.added.filter { !ruleKeys.contains($0.key) }
-            .map { (key: $0.key, value: LocalizedValue.string($0.value)) }
-        var changed = plain.changed.filter { !ruleKeys.contains($0.key) }
-            .map { (key: $0.key, value: LocalizedValue.string($0.value)) }
-        var removed = plain.removed.filter { !ruleKeys.contains($0) }
         for key in ruleKeys.sorted() {
             switch (old[key], self[key]) {
             case (nil, let new?): added.append((key, new))

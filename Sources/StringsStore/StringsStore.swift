@@ -221,6 +221,14 @@ package actor StringsStore {
         for path in catalogsByTable[table] ?? [] {
             if let other = catalogs[path] { languages.formUnion(other.tables.keys) }
         }
+        // A catalog read again keeps the tables of the languages a save did not touch (the same values): what they
+        // serve stays as it is, so they are not looked at again (a save of a 19-language catalog changes one).
+        if let state, let old = catalogs[file], old.table == table {
+            languages = languages.filter { language in
+                guard let kept = state.tables[language], let was = old.tables[language] else { return true }
+                return !kept.isCopy(of: was)
+            }
+        }
         for language in languages { remember(TableID(language: language, table: table), in: &before) }
         if let old = catalogs[file], old.table != table || state == nil {
             catalogsByTable[old.table]?.removeAll { $0 == file }

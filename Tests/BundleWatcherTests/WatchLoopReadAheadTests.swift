@@ -254,7 +254,8 @@ import Testing
         let timing = SettleTiming(batchWindow: Self.hour, settleTime: Self.hour, maximumDelay: Self.hour * 10)
         let reader = TableReader(root: bundle.root, maximumFileSize: 1 << 20, parallelThreshold: 1_000,
                                  followsExternalSymlinks: false)
-        let loop = WatchLoop(root: bundle.root, inotify: inotify, reader: reader, settler: Settler(configuration: timing))
+        let loop = WatchLoop(root: bundle.root, inotify: inotify, reader: reader,
+                             settler: Settler(configuration: timing))
         #expect(loop.start().seen.count == 5)
         let temporary = bundle.path("en.lproj/.T2.strings.tmp")
         try bundle.save(Self.tables[0], stringsText(["k": "1"]))
@@ -329,7 +330,8 @@ extension TestBundle {
             $0.settling = SettleTiming(batchWindow: .milliseconds(50), settleTime: .milliseconds(30),
                                        maximumDelay: .seconds(3600))
         }
-        #expect(SettleTiming(batchWindow: .milliseconds(50), maximumDelay: .seconds(3600)).toolBatchWindow == .seconds(1))
+        let timing = SettleTiming(batchWindow: .milliseconds(50), maximumDelay: .seconds(3600))
+        #expect(timing.toolBatchWindow == .seconds(1))
         for table in tables { try session.bundle.save(table, stringsText(["k": "1"])) }
         try session.log.waitForTables("the first bulk save") { seen in
             tables.allSatisfy { seen[$0] == .parsed(["k": "1"]) }

@@ -183,6 +183,37 @@ import Testing
         #expect(await store.lookup("Done", table: "Settings", preferences: ["de"]).value == "Chat")
     }
 
+    /// A catalog read again keeps the table of each language a save did not touch (the same value, as
+    /// `CompiledCatalog` keeps it): only the changed language is looked at and reloads, and every language still
+    /// serves what it did, under a folder's own file too; a later change of that folder's file still reloads.
+    @Test func aSaveThatKeepsTheOtherLanguagesTablesReloadsOnlyTheChangedOne() async throws {
+        func update(_ tables: [String: TableContent]) -> TableUpdate {
+            let tables = Dictionary(uniqueKeysWithValues: tables.map { (LanguageTag($0.key)!, $0.value) })
+            return TableUpdate(id: TableID(language: .base, table: "Settings"), file: "Settings.xcstrings",
+                               content: .catalog(CatalogTables(tables: tables)))
+        }
+        var tables = Self.first.mapValues { TableContent(strings: makeTable($0)) }
+        let store = StringsStore(epoch: 1)
+        _ = await store.apply(ChangeBatch(updates: [
+            update(tables), parsed("fr", makeTable(["Extra": "Plus"]), table: "Settings"),
+        ], isFullScan: true))
+        tables["de"] = TableContent(strings: makeTable(["Settings": "Optionen", "Done": "Fertig"]))
+        let changes = try #require(reload(in: await store.apply(ChangeBatch(updates: [update(tables)]))))
+        #expect(changes == [TableChange(language: "de", table: "Settings", file: "Settings.xcstrings", kind: .updated,
+                                        changed: pairs(["Settings": "Optionen"]))])
+        #expect(await store.lookup("Settings", table: "Settings", preferences: ["de"]).value == "Optionen")
+        #expect(await store.lookup("Done", table: "Settings", preferences: ["fr"]).value == "OK")
+        #expect(await store.lookup("Extra", table: "Settings", preferences: ["fr"]).value == "Plus")
+        #expect(await store.lookup("Done", table: "Settings", preferences: ["en"]).value == "Done")
+
+        let folder = try #require(reload(in: await store.apply(ChangeBatch(updates: [
+            parsed("fr", makeTable(["Extra": "Encore", "Done": "Fini"]), table: "Settings"),
+        ]))))
+        #expect(folder.map(\.language.identifier) == ["fr"])
+        #expect(await store.lookup("Done", table: "Settings", preferences: ["fr"]).value == "Fini")
+        #expect(await store.lookup("Settings", table: "Settings", preferences: ["fr"]).value == "Réglages")
+    }
+
     @Test func theCatalogsRulesAreServedUnderTheFolderStrings() async throws {
         let catalog = try StringCatalog.parse(Array(#"""
             {"sourceLanguage":"en","strings":{"%lld items":{"localizations":{"de":{"variations":{"plural":{
