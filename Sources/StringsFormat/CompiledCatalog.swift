@@ -31,6 +31,9 @@ package struct CompiledCatalog: Sendable {
     private var entries: [CompiledEntry] = []
     /// Where each entry's member is in `bytes`, by the index of `entries`.
     private var places: [MemberPlace] = []
+    /// Whether `places` is in file order: not when a key was written twice (its entry is in the first one's place,
+    /// with the last one's member).
+    private var isInFileOrder = true
     /// The index in `entries` of each key, made when a read first needs it and kept while the keys and their order
     /// stay (a save that changes values only).
     private var positions: [HashedKey: Int]?
@@ -59,7 +62,7 @@ package struct CompiledCatalog: Sendable {
     /// The members of `newBytes`, each taken from the last version or read, with no key twice.
     private mutating func readVersion(_ newBytes: [UInt8]) throws(ParseError) -> Reading {
         // Let go of before `update`, so that the kept array is uniquely referenced there and changes in place.
-        let previous = Previous(entries: entries, places: places)
+        let previous = Previous(entries: entries, places: places, isInFileOrder: isInFileOrder)
         var positions = self.positions
         let result = newBytes.withUnsafeBufferPointer { buffer in
             bytes.withUnsafeBufferPointer { old in
@@ -98,6 +101,13 @@ package struct CompiledCatalog: Sendable {
             try reader.expectObject("strings")
             var isFirst = true
             while try reader.scanner.nextMemberStart(isFirst: &isFirst) {
+                if let run = matcher.takeUnchangedRun(at: reader.scanner.index) {
+                    let places = matcher.previous.places
+                    reading.sources.append(contentsOf: run.indexes.map { .kept($0) })
+                    reading.places.append(contentsOf: run.indexes.map { places[$0].shifted(by: run.shift) })
+                    reader.scanner.move(to: run.end)
+                    continue
+                }
                 let (source, place) = try matcher.readMember(with: &reader, fresh: &reading.fresh)
                 reading.sources.append(source)
                 reading.places.append(place)
@@ -193,6 +203,7 @@ package struct CompiledCatalog: Sendable {
         self.sourceLanguage = sourceLanguage
         self.entries = newEntries
         self.places = read.places
+        self.isInFileOrder = read.isInFileOrder
         if !sameKeys { positions = nil }
     }
 
@@ -270,6 +281,7 @@ struct MemberPlace: Sendable {
 private struct Previous {
     let entries: [CompiledEntry]
     let places: [MemberPlace]
+    let isInFileOrder: Bool
 }
 
 /// The members of a new version's `strings` in file order: each taken from the last version or read.
@@ -286,6 +298,8 @@ private struct Reading {
     var places: [MemberPlace] = []
     /// The entries read and compiled.
     var fresh: [CompiledEntry] = []
+    /// Whether `places` is in file order (no key was written twice).
+    var isInFileOrder = true
 
     /// JSON's last-one-wins for a key written twice, in the first one's place. The entries taken whole have
     /// distinct keys unless one was taken twice, so only a read entry's key is looked up.
@@ -325,6 +339,7 @@ private struct Reading {
             }
         }
         (sources, places) = (keptSources, keptPlaces)
+        isInFileOrder = false
     }
 
     static func positions(of entries: [CompiledEntry]) -> [HashedKey: Int] {
@@ -375,6 +390,36 @@ private struct MemberMatcher {
         let suffix = CommonBytes.suffixCount(bytes, new, atMost: min(bytes.count, new.count) - commonPrefix)
         commonSuffixStart = bytes.count - suffix
         shift = new.count - bytes.count
+    }
+
+    /// The members of the last version taken whole from the member at `start` on (on its name's quote), when it is
+    /// within the bytes both versions begin with (then so are the ones up to the last there) or end with (then so are
+    /// all the ones after it): their indexes, how far they moved, and where the last one ends in the new version.
+    /// `nil` when the member at `start` is in neither, or when the last version's members are not in file order (a
+    /// key written twice); it is then read alone (`readMember`).
+    ///
+    /// A save changes a few bytes of a catalog: most members are taken in two runs, not looked at one by one.
+    mutating func takeUnchangedRun(at start: Int) -> (indexes: Range<Int>, shift: Int, end: Int)? {
+        let places = previous.places
+        guard previous.isInFileOrder, next < places.count else { return nil }
+        let first = places[next]
+        let run: Range<Int>
+        let moved: Int
+        if first.start == start, first.end <= commonPrefix {
+            // The members are in file order: the last one within the prefix, by bisection.
+            var (low, high) = (next, places.count)
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if places[middle].end <= commonPrefix { low = middle } else { high = middle }
+            }
+            (run, moved) = (next..<(low + 1), 0)
+        } else if first.start + shift == start, first.start >= commonSuffixStart {
+            (run, moved) = (next..<places.count, shift)
+        } else {
+            return nil
+        }
+        next = run.upperBound
+        return (run, moved, places[run.upperBound - 1].end + moved)
     }
 
     /// Reads the member at the cursor (on its name's quote): where it came from (an entry of `previous` taken

@@ -123,6 +123,36 @@ import Testing
         #expect(changes[12] == [])
     }
 
+    @Test func membersTakenInRunsFromEachEndGiveWhatAWholeReadGives() {
+        // Most members of a save are taken in two runs (those within the bytes both versions begin with, and those
+        // within the bytes they end with), only the ones between read: edits, additions and removals in the middle,
+        // near either run's end, and a key of one run written again in the other.
+        func member(_ index: Int, _ value: String? = nil) -> (key: String, localizations: [String: String]) {
+            ("Key \(index)", ["de": CatalogText.text(value ?? "Wert \(index)")])
+        }
+        let members = (0..<30).map { member($0) }
+        func with(_ change: (inout [(key: String, localizations: [String: String])]) -> Void) -> [UInt8] {
+            var changed = members
+            change(&changed)
+            return Self.catalog(changed)
+        }
+        let first = Self.catalog(members)
+        let versions: [[UInt8]] = [
+            first,
+            with { $0[15] = member(15, "Geändert") },
+            with { $0[1] = member(1, "Früh") },
+            with { $0[28] = member(28, "Spät") },
+            with { $0.insert(member(99), at: 14) },
+            with { $0.remove(at: 14) },
+            with { $0[27] = member(2, "Zweimal") },  // a key of the first run again, near the end
+            with { $0[2] = member(27, "Zweimal") },  // a key of the last run again, near the start
+            first,
+        ]
+        var compiled = CompiledCatalog()
+        let changes = Self.readInTurn(versions, into: &compiled)
+        #expect(changes[1] == ["de"])
+    }
+
     @Test func commonBytesAreCountedFromEachEnd() {
         let base = Array((0..<200).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         for position in [0, 1, 7, 8, 31, 32, 33, 100, 191, 199] {
