@@ -252,6 +252,12 @@ package struct SettleTiming: Sendable, Hashable {
     /// window and are one batch each.
     package var readAheadHold: Duration
 
+    /// How long the read ahead of a table not read ahead within the last minute waits for another event: the first
+    /// save of a table in a while may be a tool's first file of several (its next file can take a few hundred
+    /// microseconds to show), while a table saved again is an editor's session (`readAheadQuiet`). The batch window,
+    /// at most 0.5 ms, and at least `readAheadQuiet`.
+    package var firstSaveQuiet: Duration { max(readAheadQuiet, min(batchWindow, .microseconds(500))) }
+
     /// The batch window while a tool is writing several files (`Settler.noteToolWriting(at:)`): twenty times the
     /// batch window (10 ms by default), at most `maximumDelay`. A busy machine deschedules a writer for a few
     /// milliseconds at a time, often right after the rename that woke the watcher; only the tool's own saves wait

@@ -67,7 +67,9 @@ extension WatchLoop {
     /// `batch` when nothing at all happened while it was read; returns whether it did.
     ///
     /// "Nothing at all" is no inotify event queued between the events that opened the batch and the end of the read,
-    /// or the end of the short quiet time after the event (`SettleTiming.readAheadQuiet`) when the read was quicker:
+    /// or the end of the quiet time after the event when the read was quicker (`quietTime(readingAhead:at:)`: short,
+    /// `SettleTiming.readAheadQuiet`, for a table read ahead within the last minute; longer, `firstSaveQuiet`, for
+    /// the first save of a table in a while, which may be a tool's first file):
     /// not another table's write (a bulk save: `git checkout`, `rsync`, a release's five files), not a temporary file
     /// made for the next one, not a write to this file (which may have overtaken the read). Any of them and the read
     /// is dropped: the events are handled, the batch grows as it would have, and it is read whole once its window
@@ -90,7 +92,7 @@ extension WatchLoop {
         for _ in 0..<3 {
             guard let key = settler.takeOffer(at: now) else { return false }
             let reads = read(files(settlingBy: key))
-            let quietEnd = now + settler.configuration.readAheadQuiet
+            let quietEnd = now + quietTime(readingAhead: key, at: now)
             if ContinuousClock.now < quietEnd { waitForEvents(quietEnd) }
             let arrived: [InotifyEvent]
             do {
@@ -105,12 +107,39 @@ extension WatchLoop {
             }
             settler.take(key)
             lastReadAhead = (key, now)
+            noteRecentReadAhead(key, at: now)
             for (file, read) in reads {
                 record(read, of: file, in: &batch, at: now, isFullScan: false)
             }
             return true
         }
         return false
+    }
+
+    /// How long the read ahead of `key` waits for another event: the short quiet time for a table read ahead within
+    /// the last minute (an editor's session: saved again and again), else the longer `SettleTiming.firstSaveQuiet`
+    /// (the first save of a table in a while may be a tool's first file of several, whose next file can take a few
+    /// hundred microseconds to show on a slow file system).
+    func quietTime(readingAhead key: SettleKey, at now: ContinuousClock.Instant) -> Duration {
+        guard let last = recentReadAheads[key], now - last < Self.recentReadAheadSpan else {
+            return settler.configuration.firstSaveQuiet
+        }
+        return settler.configuration.readAheadQuiet
+    }
+
+    /// How long a table read ahead counts as an editor's (`quietTime(readingAhead:at:)`), and how many are kept.
+    static let recentReadAheadSpan = Duration.seconds(60)
+    static let recentReadAheadLimit = 64
+
+    /// Remembers that a read ahead published `key` at `now`, forgetting the oldest past `recentReadAheadLimit`.
+    func noteRecentReadAhead(_ key: SettleKey, at now: ContinuousClock.Instant) {
+        recentReadAheads[key] = now
+        guard recentReadAheads.count > Self.recentReadAheadLimit else { return }
+        recentReadAheads = recentReadAheads.filter { now - $0.value < Self.recentReadAheadSpan }
+        while recentReadAheads.count > Self.recentReadAheadLimit,
+              let oldest = recentReadAheads.min(by: { $0.value < $1.value }) {
+            recentReadAheads[oldest.key] = nil
+        }
     }
 
     /// Makes no read ahead for `SettleTiming.readAheadHold` from `now`, and batches wait for the tool's next file

@@ -88,6 +88,9 @@ final class WatchLoop {
     /// The table a read ahead published last, and when: an event other than that file's finished write within the
     /// batch window after it means the read ahead cut a bulk save.
     var lastReadAhead: (key: SettleKey, at: ContinuousClock.Instant)?
+    /// The tables a read ahead published within the last minute, and when (at most `recentReadAheadLimit`): one of
+    /// them saved again is an editor's session, read ahead with the short quiet time (`SettleTiming.readAheadQuiet`).
+    var recentReadAheads: [SettleKey: ContinuousClock.Instant] = [:]
     /// Waits until inotify has events queued or the instant passes (the read ahead's quiet time); the watcher's
     /// thread polls the inotify descriptor, tests that drive the loop step by step do not wait.
     var waitForEvents: (ContinuousClock.Instant) -> Void = { _ in }

@@ -20,9 +20,10 @@ struct BundleOptions {
     static let readAheadQuiet: CommandOption<Duration> = .value(
         "read-ahead-quiet", .duration(plain: .microseconds, in: Limits.readAheadQuiet.closed),
         default: .microseconds(100),
-        help: "How long a single save, read at once, waits for another write before it is published (more: a "
-            + "bulk save whose writer pauses between files is less often cut in two; at --batch-window or more, a "
-            + "single save waits as long as a bulk save).")
+        help: "How long a single save of a table saved within the last minute, read at once, waits for another "
+            + "write before it is published (more: a bulk save whose writer pauses between files is less often cut "
+            + "in two; at --batch-window or more, a single save waits as long as a bulk save). A table's first save "
+            + "in a while waits the larger of this and --batch-window, at most 0.5 ms.")
     static let maximumFileSize: CommandOption<Int> = .value(
         "max-file-size", .integer("bytes", in: Limits.maximumFileSize.closed), default: 16 << 20,
         help: "Larger files are reported as errors, not read.")

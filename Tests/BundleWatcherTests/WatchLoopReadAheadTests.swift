@@ -1,6 +1,7 @@
 import BundleChanges
 import Glibc
 import LinuxSystem
+import StringsFormat
 import Testing
 @testable import BundleWatcher
 
@@ -274,6 +275,75 @@ import Testing
         #expect(try step(renamed + .seconds(1)).map { "\($0.seen)" } == nil, "a window from the rename")
         let batch = try Self.settled(loop, inotify, at: renamed + Self.hour)
         #expect(batch?.seen == [Self.tables[0]: .parsed(["k": "1"]), Self.tables[1]: .parsed(["k": "1"])])
+    }
+
+    /// A table read ahead within the last minute is an editor's session: its next save waits the short quiet time.
+    /// Any other table's save may be a tool's first file of several: it waits `firstSaveQuiet` (the batch window, at
+    /// most 0.5 ms). The tables remembered are bounded.
+    @Test func aTableSavedAgainWaitsTheShortQuietTimeAndAFirstSaveTheLongerOne() throws {
+        #expect(SettleTiming().firstSaveQuiet == .microseconds(500))
+        #expect(SettleTiming(batchWindow: .microseconds(200)).firstSaveQuiet == .microseconds(200))
+        #expect(SettleTiming(readAheadQuiet: .milliseconds(2)).firstSaveQuiet == .milliseconds(2))
+        let bundle = try TestBundle()
+        let (loop, _) = try Self.loop(on: bundle)
+        let (table, other) = (SettleKey.table(TableID(language: LanguageTag("en")!, table: "A")),
+                              SettleKey.table(TableID(language: LanguageTag("en")!, table: "B")))
+        let start = ContinuousClock.now
+        #expect(loop.quietTime(readingAhead: table, at: start) == .microseconds(500))
+        loop.noteRecentReadAhead(table, at: start)
+        #expect(loop.quietTime(readingAhead: table, at: start + .seconds(59)) == .microseconds(100))
+        #expect(loop.quietTime(readingAhead: other, at: start + .seconds(1)) == .microseconds(500))
+        #expect(loop.quietTime(readingAhead: table, at: start + .seconds(60)) == .microseconds(500), "a minute on")
+        for index in 0..<100 {
+            loop.noteRecentReadAhead(.table(TableID(language: LanguageTag("en")!, table: "T\(index)")), at: start + .seconds(index))
+        }
+        #expect(loop.recentReadAheads.count <= WatchLoop.recentReadAheadLimit)
+        #expect(loop.quietTime(readingAhead: .table(TableID(language: LanguageTag("en")!, table: "T99")), at: start + .seconds(100))
+                    == .microseconds(100), "the latest are kept")
+    }
+
+    /// A tool's first file, whose next file shows 0.3 ms after it (here while the loop waits for the quiet time): the
+    /// first save of a table waits long enough to see it, and the files are one batch; a table saved again, whose
+    /// writer shows nothing within the short quiet time, is published at once.
+    @Test func aToolsFirstFileWaitsForItsNextOne() throws {
+        let bundle = try TestBundle(Dictionary(uniqueKeysWithValues: Self.tables.map { ($0, stringsText(["k": "0"])) }))
+        let (loop, inotify) = try Self.loop(on: bundle)
+        #expect(loop.start().seen.count == 5)
+        // The loop's clock runs a minute ahead of the real one, so that the quiet time is always waited for, however
+        // long the read took; the wait itself returns at once.
+        var waits: [Duration] = []
+        var now = ContinuousClock.now + .seconds(60)
+        loop.waitForEvents = { deadline in
+            waits.append(deadline - now)
+            // The writer's next file shows 0.3 ms after the first one's event.
+            if deadline - now >= .microseconds(300) {
+                try? writeText(stringsText(["k": "1"]), toPath: bundle.path("en.lproj/.T2.strings.tmp"))
+            }
+        }
+        try bundle.save(Self.tables[0], stringsText(["k": "1"]))
+        loop.handle(try inotify.readEvents(), at: now)
+        let early = loop.takeSettled(at: now) { () throws(SystemError) in try inotify.readEvents() }
+        #expect(early.map { "\($0.seen)" } == nil, "the next file showed within the first save's quiet time")
+        #expect(waits.first == .microseconds(500))
+        try FileSystem.rename(bundle.path("en.lproj/.T2.strings.tmp"), to: bundle.path(Self.tables[1]))
+        let renamed = now + .milliseconds(1)
+        loop.handle(try inotify.readEvents(), at: renamed)
+        let batch = try Self.settled(loop, inotify, at: renamed + Self.hour)
+        #expect(batch?.seen == [Self.tables[0]: .parsed(["k": "1"]), Self.tables[1]: .parsed(["k": "1"])])
+
+        // Once read ahead, a table saved again waits the short quiet time (no next file shows within it).
+        now = renamed + Self.hour * 3000
+        loop.noteRecentReadAhead(Self.key(Self.tables[0]), at: now - .seconds(1))
+        waits = []
+        try bundle.save(Self.tables[0], stringsText(["k": "2"]))
+        loop.handle(try inotify.readEvents(), at: now)
+        _ = loop.takeSettled(at: now) { () throws(SystemError) in try inotify.readEvents() }
+        #expect(waits.first == .microseconds(100))
+    }
+
+    static func key(_ table: String) -> SettleKey {
+        let name = table.split(separator: "/").last.map(String.init) ?? table
+        return .table(TableID(language: LanguageTag("en")!, table: String(name.dropLast(".strings".count))))
     }
 }
 
