@@ -379,14 +379,21 @@ extension TestBundle {
             $0.settling = SettleTiming(batchWindow: .seconds(2), settleTime: .milliseconds(30),
                                        maximumDelay: .seconds(3600), readAheadQuiet: .seconds(1))
         }
+        try Self.expectOneBatch(saving: tables, as: "1", pausing: 10_000, in: session)
+    }
+
+    /// Saves `tables` with `k` = `value`, pausing `pause` µs after each, and expects them to be published in one batch.
+    static func expectOneBatch(saving tables: [String], as value: String, pausing pause: useconds_t,
+                               in session: WatchSession, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let start = session.log.count
         for table in tables {
-            try session.bundle.save(table, stringsText(["k": "1"]))
-            usleep(10_000)
+            try session.bundle.save(table, stringsText(["k": value]))
+            usleep(pause)
         }
         let index = try session.log.waitForBatch(from: start, "the bulk save") { !$0.updates.isEmpty }
-        let expected = Dictionary(uniqueKeysWithValues: tables.map { ($0, Seen.parsed(["k": "1"])) })
-        #expect(session.log.all[index].seen == expected, "the five files in one batch")
+        let expected = Dictionary(uniqueKeysWithValues: tables.map { ($0, Seen.parsed(["k": value])) })
+        #expect(session.log.all[index].seen == expected, "the files in one batch, \(pause) µs apart",
+                sourceLocation: sourceLocation)
     }
 
     /// Once a tool is seen writing several files, its next saves wait `toolBatchWindow` (twenty batch windows) for
@@ -406,14 +413,7 @@ extension TestBundle {
         try session.log.waitForTables("the first bulk save") { seen in
             tables.allSatisfy { seen[$0] == .parsed(["k": "1"]) }
         }
-        let start = session.log.count
-        for table in tables {
-            try session.bundle.save(table, stringsText(["k": "2"]))
-            usleep(150_000)
-        }
-        let index = try session.log.waitForBatch(from: start, "the second bulk save") { !$0.updates.isEmpty }
-        let expected = Dictionary(uniqueKeysWithValues: tables.map { ($0, Seen.parsed(["k": "2"])) })
-        #expect(session.log.all[index].seen == expected, "the five files in one batch, 150 ms apart")
+        try Self.expectOneBatch(saving: tables, as: "2", pausing: 150_000, in: session)
     }
 
     /// Five files saved while the watcher does not read events (as if it were busy): its next read sees them all,
