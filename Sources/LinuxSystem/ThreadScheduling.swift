@@ -49,7 +49,7 @@ package final class SchedulerStatistics {
     }
 
     deinit {
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// The statistics so far; nil when Linux does not give them.

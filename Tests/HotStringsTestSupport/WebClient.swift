@@ -16,7 +16,10 @@ package final class WebClient {
 
     /// Connects to 127.0.0.1:`port`; reads wait at most `timeout`.
     package init(port: UInt16, timeout: Duration = .seconds(10)) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Kept in a local until connected: a throw after `self.fd` is set would run `deinit`, which would close the
+        // number again after the close below, by then perhaps another thread's descriptor (an epoll set of a test
+        // running in parallel failed with EINVAL that way, 1 looped run in 10).
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw WebClientError(description: "socket: \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -28,9 +31,11 @@ package final class WebClient {
             }
         }
         guard connected == 0 else {
+            let failure = errno
             Glibc.close(fd)
-            throw WebClientError(description: "connect to port \(port): errno \(errno)")
+            throw WebClientError(description: "connect to port \(port): errno \(failure)")
         }
+        self.fd = fd
         var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
