@@ -131,13 +131,12 @@ extension WatchLoop {
     static let recentReadAheadSpan = Duration.seconds(60)
     static let recentReadAheadLimit = 64
 
-    /// Remembers that a read ahead published `key` at `now`, forgetting the oldest past `recentReadAheadLimit`.
+    /// Remembers that a read ahead published `key` at `now`, forgetting the oldest past `recentReadAheadLimit` (one
+    /// is added at a time; one older than the span is ignored where it is looked up).
     func noteRecentReadAhead(_ key: SettleKey, at now: ContinuousClock.Instant) {
         recentReadAheads[key] = now
-        guard recentReadAheads.count > Self.recentReadAheadLimit else { return }
-        recentReadAheads = recentReadAheads.filter { now - $0.value < Self.recentReadAheadSpan }
-        while recentReadAheads.count > Self.recentReadAheadLimit,
-              let oldest = recentReadAheads.min(by: { $0.value < $1.value }) {
+        if recentReadAheads.count > Self.recentReadAheadLimit,
+           let oldest = recentReadAheads.min(by: { $0.value < $1.value }) {
             recentReadAheads[oldest.key] = nil
         }
     }

@@ -195,7 +195,6 @@ final class WatchLoop {
             }
             return
         }
-        if BundleLayout.language(ofFolder: event.name) == nil { noteOtherFile(event, path: event.name, at: now) }
         // Other files of the root are nobody's: a write to one wakes the watcher and changes nothing.
         if event.mask.contains(.closeWrite) || event.mask.contains(.modify) { return }
         if event.mask.contains(.attrib) {
@@ -213,6 +212,7 @@ final class WatchLoop {
         }
         guard BundleLayout.language(ofFolder: event.name) != nil else {
             if CatalogSearch.isSearched(folder: event.name) { noteSearchedEntry(event, path: event.name, at: now) }
+            noteOtherFile(event, path: event.name, at: now)
             noteRootEntryChange(event, at: now)
             return
         }
