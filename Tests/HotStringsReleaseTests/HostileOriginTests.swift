@@ -34,6 +34,11 @@ import Testing
             }
             return pull.process.waitForExit(timeout: .zero) != nil
         }
+        // Its standard error is read on another thread: the last of it may still be in the pipe when it has exited
+        // (once an empty error text failed a looped run).
+        if let stderr = pull.stderr {
+            try stderr.wait(for: "the pull's standard error to end") { _ in stderr.isFinished }
+        }
         return (pull, highWater)
     }
 
