@@ -99,7 +99,7 @@ struct LintCommand: Command {
         var text = ""
         var shown: [Diagnostic.Kind: Int] = [:]
         var hidden: [Diagnostic.Kind: Int] = [:]
-        for diagnostic in file.diagnostics where !(isQuiet && diagnostic.severity == .warning) {
+        for diagnostic in file.diagnostics where !(isQuiet && diagnostic.severity != .error) {
             if diagnostic.kind == .missingKey || diagnostic.kind == .extraKey {
                 guard shown[diagnostic.kind, default: 0] < LintCommand.keyWarningLimit else {
                     hidden[diagnostic.kind, default: 0] += 1
@@ -131,13 +131,14 @@ struct LintCommand: Command {
         return "\(place): \(diagnostic.severity.rawValue): \(message)"
     }
 
-    /// `3 files, 120 keys, 0 errors, 2 warnings`.
+    /// `3 files, 120 keys, 0 errors, 2 warnings`, and `, 1 skipped` when names were left unread.
     static func summary(_ report: LintReport) -> String {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        return [
-            counted(report.files.count, "file"), counted(report.keyCount, "key"),
+        let skipped = report.skippedCount > 0 ? ["\(report.skippedCount) skipped"] : []
+        return ([
+            counted(report.checkedCount, "file"), counted(report.keyCount, "key"),
             counted(report.errorCount, "error"), counted(report.warningCount, "warning"),
-        ].joined(separator: ", ")
+        ] + skipped).joined(separator: ", ")
     }
 
     /// The whole report as one pretty-printed JSON object with sorted keys.

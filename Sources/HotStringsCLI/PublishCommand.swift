@@ -133,8 +133,8 @@ struct PublishCommand: Command {
             } else {
                 outcome = try publisher.publish(bundle: bundle ?? "", to: output)
             }
-            for path in outcome.skippedFiles {
-                io.printWarning("\(path) is not a table (.strings, .stringsdict, .xcstrings): not published")
+            for skipped in outcome.skippedFiles {
+                io.printWarning("\(skipped.path): \(skipped.reason): not published")
             }
             let manifest = outcome.manifest
             if outcome.isUnchanged {
