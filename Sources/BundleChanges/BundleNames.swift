@@ -182,7 +182,7 @@ package enum BundleNames {
                              isMistake: true)
         case .ignored(let ignored):
             guard meant(name, trimming: true, endsWith: languageFolderSuffix) != nil else { return nil }
-            return NotServed(reason: "\(ignored.description): not a language folder, not served", isMistake: false)
+            return NotServed(reason: "\(ignored.description): not served as a language folder", isMistake: false)
         case .searched:
             guard let suffix = meant(name, trimming: false, endsWith: languageFolderSuffix) else { return nil }
             return NotServed(
@@ -201,7 +201,7 @@ package enum BundleNames {
             return nil
         case .ignored(let ignored):
             for format in Format.allCases where meant(name, trimming: true, endsWith: format.suffix) != nil {
-                return NotServed(reason: "\(ignored.description): not a table, not served", isMistake: false,
+                return NotServed(reason: "\(ignored.description): not served as a table", isMistake: false,
                                  meantFormat: format)
             }
             return nil

@@ -55,9 +55,9 @@ package enum FileAccess {
     /// names skipped because the daemon does not serve them although they look meant as a table, a catalog or a
     /// language folder (`X.STRINGS`, `DE.LPROJ`, `Localizable.strings~`, `.de.lproj`).
     ///
-    /// Folders the daemon never reads (hidden ones like `.git` or `..data`, backups, a `.lproj` folder that is no
-    /// language tag) are not entered; symbolic links to folders are followed once (a link cycle is not entered
-    /// twice).
+    /// Every language folder's parent is taken for a bundle's root. Folders the daemon never reads (hidden ones like
+    /// `.git` or `..data`, backups, a `.lproj` folder that is no language tag, a language folder's subfolders) are
+    /// not entered; symbolic links to folders are followed once (a link cycle is not entered twice).
     package static func stringsFiles(under root: String)
         -> (files: [String], errors: [FileSystemError], skipped: [(path: String, notServed: BundleNames.NotServed)])
     {
@@ -78,6 +78,8 @@ package enum FileAccess {
                 continue
             }
             var subfolders: [String] = []
+            // The daemon reads a language folder's own files only: its subfolders are not searched for catalogs.
+            let isLanguageFolder = BundleNames.language(ofFolder: URL(fileURLWithPath: folder).lastPathComponent) != nil
             for name in names.sorted() {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
                 let isFolder = isDirectory(path)
@@ -86,7 +88,7 @@ package enum FileAccess {
                 }
                 if isFolder {
                     switch BundleNames.folder(named: name) {
-                    case .language, .searched: subfolders.append(path)
+                    case .language, .searched: if !isLanguageFolder { subfolders.append(path) }
                     case .notALanguage, .ignored: break
                     }
                 } else if BundleNames.format(ofFile: name) != nil {

@@ -223,7 +223,7 @@ package struct Linter {
     /// A name the daemon does not serve, said as a warning when it is likely a mistake, else as a note.
     static func diagnostic(_ notServed: BundleNames.NotServed) -> Diagnostic {
         Diagnostic(severity: notServed.isMistake ? .warning : .note, kind: .notServed,
-                   message: "not served: " + notServed.reason)
+                   message: notServed.reason)
     }
 
     private func unreadable(_ error: FileSystemError) -> LintedFile {
