@@ -10,7 +10,11 @@ struct LintCommand: Command {
         discussion: """
             Each file is parsed the way CoreFoundation reads it; problems are printed compiler-style \
             (path:line:column: error: reason), then a summary line. Folders are searched recursively for \
-            *.strings files (hidden entries are skipped).
+            the files the daemon would serve, by the same names: *.strings, *.stringsdict and *.xcstrings, \
+            suffixes in lower case, in <language>.lproj folders for tables. A name the daemon would not \
+            serve that looks meant as one (Localizable.STRINGS, DE.LPROJ, x.strings~, .de.lproj) is \
+            skipped and said: a warning for a likely mistake, a note for a backup or an editor's \
+            temporary file. Hidden folders (.git, ..data) are not entered.
 
             Files laid out as <root>/<language>.lproj/<Table>.strings are compared with the same table of \
             the development language: keys missing from a translation and keys only a translation has are \
