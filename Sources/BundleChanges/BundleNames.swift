@@ -124,10 +124,8 @@ package enum BundleNames {
     /// What the file `name` is.
     package static func file(named name: String) -> File {
         if let ignored = ignored(name) { return .ignored(ignored) }
-        for format in Format.allCases where name.utf8.count > format.suffix.utf8.count && name.hasSuffix(format.suffix) {
-            return .table(String(name.dropLast(format.suffix.count)), format)
-        }
-        return .other
+        guard let format = format(ofFile: name) else { return .other }
+        return .table(String(name.dropLast(format.suffix.count)), format)
     }
 
     /// The table of a language folder's file `name` (`Localizable` for `Localizable.strings` or
@@ -143,10 +141,15 @@ package enum BundleNames {
         return table
     }
 
-    /// The format of the file `name`, or nil when the daemon does not serve such a name.
+    /// The format of the file `name`, or nil when the daemon does not serve such a name. Allocates nothing: the
+    /// watcher asks it of every file it settles.
     package static func format(ofFile name: String) -> Format? {
-        if case .table(_, let format) = file(named: name) { format } else { nil }
+        guard ignored(name) == nil else { return nil }
+        return formats.first { name.utf8.count > $0.suffix.utf8.count && name.hasSuffix($0.suffix) }
     }
+
+    /// Every format, made once (`allCases` makes an array at each call).
+    private static let formats = Format.allCases
 
     /// The format to read the file `name` in when someone names it (`lint FILE`, `dump FILE`): its own, or the one
     /// its name is meant as (`X.STRINGSDICT`, `Localizable.strings~`); nil for other names.
@@ -158,7 +161,7 @@ package enum BundleNames {
     /// daemon serves, in one folder (no `/`, no NUL).
     package static func isTableName(_ table: String) -> Bool {
         !table.contains("/") && !table.utf8.contains(0)
-            && Format.allCases.allSatisfy { file(named: table + $0.suffix) == .table(table, $0) }
+            && formats.allSatisfy { file(named: table + $0.suffix) == .table(table, $0) }
     }
 
     /// The name of `language`'s folder as `written` (`zh-Hans.lproj`), or nil when that name would not be a folder of
@@ -187,7 +190,8 @@ package enum BundleNames {
             guard let suffix = meant(name, trimming: false, endsWith: languageFolderSuffix) else { return nil }
             return NotServed(
                 reason: "'\(suffix)' is not '\(languageFolderSuffix)' (names are case-sensitive): not a language "
-                    + "folder, its tables are not served; rename it '\(name.dropLast(suffix.count))\(languageFolderSuffix)'",
+                    + "folder, its tables are not served; rename it "
+                    + "'\(name.dropLast(suffix.count))\(languageFolderSuffix)'",
                 isMistake: true)
         }
     }
@@ -200,13 +204,14 @@ package enum BundleNames {
         case .table:
             return nil
         case .ignored(let ignored):
-            for format in Format.allCases where meant(name, trimming: true, endsWith: format.suffix) != nil {
-                return NotServed(reason: "\(ignored.description): not served as a table", isMistake: false,
+            for format in formats where meant(name, trimming: true, endsWith: format.suffix) != nil {
+                let kind = format == .catalog ? "a String Catalog" : "a table"
+                return NotServed(reason: "\(ignored.description): not served as \(kind)", isMistake: false,
                                  meantFormat: format)
             }
             return nil
         case .other:
-            for format in Format.allCases {
+            for format in formats {
                 guard let suffix = meant(name, trimming: false, endsWith: format.suffix) else { continue }
                 return NotServed(
                     reason: "'\(suffix)' is not '\(format.suffix)' (names are case-sensitive): not served; rename "
@@ -224,7 +229,7 @@ package enum BundleNames {
         if trimming {
             core = core.drop { $0 == "." || $0 == "#" }
             while let last = core.last, last == "~" || last == "#" { core = core.dropLast() }
-            if isVimSwapFile(String(core)) { core = core.dropLast(4) }
+            if isVimSwapFile(core) { core = core.dropLast(4) }
         }
         guard core.count > suffix.count else { return nil }
         let end = core.suffix(suffix.count)
@@ -235,16 +240,16 @@ package enum BundleNames {
     package static func ignored(_ name: String) -> Ignored? {
         if name.hasPrefix(".") { return .hidden }
         if name.hasSuffix("~") { return .backup }
-        if isVimSwapFile(name) || name == "4913" || (name.utf8.count > 1 && name.hasPrefix("#") && name.hasSuffix("#")) {
-            return .temporary
-        }
+        let isAutoSave = name.utf8.count > 1 && name.hasPrefix("#") && name.hasSuffix("#")
+        if isVimSwapFile(Substring(name)) || name == "4913" || isAutoSave { return .temporary }
         return nil
     }
 
     /// Vim's swap files: `.swp`, then `.swo`, `.swn` … down to `.swa` when the earlier ones exist.
-    private static func isVimSwapFile(_ name: String) -> Bool {
-        let bytes = Array(name.utf8.suffix(4))
-        return bytes.count == 4 && name.utf8.count > 4 && bytes[0 ..< 3].elementsEqual(".sw".utf8)
-            && (UInt8(ascii: "a")...UInt8(ascii: "p")).contains(bytes[3])
+    private static func isVimSwapFile(_ name: Substring) -> Bool {
+        let end = name.utf8.suffix(4)
+        guard name.utf8.count > 4, let last = end.last, (UInt8(ascii: "a")...UInt8(ascii: "p")).contains(last)
+        else { return false }
+        return end.dropLast().elementsEqual(".sw".utf8)
     }
 }

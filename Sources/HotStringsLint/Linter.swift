@@ -167,13 +167,15 @@ package struct Linter {
         for path in paths {
             guard FileAccess.isDirectory(path) else {
                 var file = lintFile(at: path)
-                if let notServed = FileAccess.notServed(path) { file.diagnostics.insert(Self.diagnostic(notServed), at: 0) }
+                if let notServed = FileAccess.notServed(path) {
+                    file.diagnostics.insert(Self.diagnostic(notServed), at: 0)
+                }
                 add(file)
                 continue
             }
             let found = FileAccess.stringsFiles(under: path)
             for error in found.errors { add(unreadable(error)) }
-            let skipped = Dictionary(found.skipped.map { ($0.path, $0.notServed) }, uniquingKeysWith: { first, _ in first })
+            let skipped = Dictionary(found.skipped.map { ($0.path, $0.notServed) }) { first, _ in first }
             for file in (found.files + skipped.keys).sorted() {
                 guard let notServed = skipped[file] else {
                     add(lintFile(at: file))

@@ -132,7 +132,7 @@ struct NameCase: Sendable, CustomStringConvertible {
         }
         #expect(lintAnswer == name.served, "lint: \(name)")
         let lintSkipped = report.files.filter(\.isSkipped).map { String($0.path.dropFirst(root.count + 1)) }
-        #expect(lintSkipped.contains(where: { Self.names(name.path, $0) }) == name.isSaid, "lint: \(name) \(lintSkipped)")
+        #expect(lintSkipped.contains { Self.names(name.path, $0) } == name.isSaid, "lint: \(name) \(lintSkipped)")
         for file in report.files where file.isSkipped {
             #expect(file.diagnostics.map(\.kind) == [.notServed], "lint: \(file.path)")
         }
