@@ -128,7 +128,7 @@ package struct LintReport: Sendable {
     package var files: [LintedFile]
 
     /// How many files were read and checked.
-    package var checkedCount: Int { files.count { !$0.isSkipped } }
+    package var checkedCount: Int { files.count(where: { !$0.isSkipped }) }
     /// How many names were left unread, as the daemon leaves them (`LintedFile.isSkipped`).
     package var skippedCount: Int { files.count(where: \.isSkipped) }
 
