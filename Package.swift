@@ -147,6 +147,7 @@ let package = Package(
             dependencies: [
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient", "HotStringsProtocol", "StringsStore",
                 "StringsFormat", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsTestSupport",
+                "HotStringsRelease", "HotStringsLint",  // BundleNameUsersTests: every user of the naming rule
             ],
             swiftSettings: strict
         ),

@@ -30,10 +30,9 @@ package struct TableUpdate: Sendable {
     }
 
     /// Whether the file is a String Catalog (`T.xcstrings`), which holds its table in every language it has.
-    package var isCatalog: Bool { file.hasSuffix(TableUpdate.catalogExtension) }
-
-    /// The extension of a String Catalog's file name.
-    package static let catalogExtension = ".xcstrings"
+    package var isCatalog: Bool {
+        BundleNames.format(ofFile: String(file.split(separator: "/").last ?? "")) == .catalog
+    }
 }
 
 /// What one String Catalog holds: its table in each of its languages, compiled as Xcode's build compiles it.

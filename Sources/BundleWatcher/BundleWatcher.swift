@@ -25,7 +25,7 @@ package final class BundleWatcher: Sendable {
         package var followsExternalSymlinks = false
         /// How many folders deep below the root String Catalogs are searched for (`Resources` is 1,
         /// `Features/Chat` 2): a deeper folder is reported once and not searched.
-        package var catalogSearchDepth = CatalogSearch.defaultDepth
+        package var catalogSearchDepth = BundleNames.catalogSearchDepth
         /// How many folders (other than the root and the language folders) are watched for String Catalogs at
         /// most: each takes one inotify watch of the user's `fs.inotify.max_user_watches`. The first folder
         /// beyond it is reported, and folders beyond it are not searched.

@@ -75,12 +75,10 @@ struct TableReader: Sendable {
         if snapshot.hadWriter == true, snapshot.bytes.isEmpty { return .emptyWhileWritten }
         let content: TableUpdate.Content
         do {
-            content = if table.isCatalog {
-                .catalog(try catalogs.tables(reading: snapshot.bytes, file: file))
-            } else if table.name.hasSuffix(".stringsdict") {
-                .parsed(TableContent(rules: try StringsdictFile.parse(snapshot.bytes)))
-            } else {
-                .parsed(TableContent(strings: try StringsFile.parse(snapshot.bytes)))
+            content = switch BundleNames.format(ofFile: table.name) {
+            case .catalog: .catalog(try catalogs.tables(reading: snapshot.bytes, file: file))
+            case .stringsdict: .parsed(TableContent(rules: try StringsdictFile.parse(snapshot.bytes)))
+            case .strings, nil: .parsed(TableContent(strings: try StringsFile.parse(snapshot.bytes)))
             }
         } catch {
             content = .failed(FileProblem(file: file, line: error.line, column: error.column, message: error.reason))

@@ -3,7 +3,7 @@ import LinuxSystem
 import StringsFormat
 
 /// Language folders of the root that are one language (`de.lproj` and `DE.lproj`): one is served, by the rule of
-/// `LanguageFolders`, and the clash is reported once (an `error`, and so in `status`) until it is resolved. The
+/// `BundleNames`, and the clash is reported once (an `error`, and so in `status`) until it is resolved. The
 /// others are not watched, and their tables are removed: a key only they hold would otherwise be unreachable without
 /// a word, or served from whichever folder was read last.
 ///
@@ -14,8 +14,7 @@ extension WatchLoop {
     func noteLanguageFolders(among entries: [FileSystem.DirectoryEntry]) {
         languageFolderNames = [:]
         for entry in entries where entry.isNameValidUTF8 {
-            guard BundleLayout.language(ofFolder: entry.name) != nil,
-                  let language = LanguageTag(folderName: entry.name) else { continue }
+            guard let language = BundleNames.language(ofFolder: entry.name) else { continue }
             languageFolderNames[language, default: []].insert(entry.name)
         }
         clashLosers.formIntersection(Set(entries.map(\.name)))
@@ -24,7 +23,7 @@ extension WatchLoop {
     /// Notes a language folder of the root made, moved in, removed or moved out; returns whether its language has, or
     /// had, other folders (then every folder is resolved again, to serve the one the rule picks now).
     func noteLanguageFolderEntry(_ event: InotifyEvent) -> Bool {
-        guard let language = LanguageTag(folderName: event.name) else { return false }
+        guard let language = BundleNames.language(ofFolder: event.name) else { return false }
         if event.mask.contains(.create) || event.mask.contains(.movedTo) {
             languageFolderNames[language, default: []].insert(event.name)
         } else if event.mask.contains(.delete) || event.mask.contains(.movedFrom) {
@@ -52,7 +51,7 @@ extension WatchLoop {
             clashLosers.remove(name)
             return true
         }
-        let clash = LanguageFolders.clash(of: language, among: names)
+        let clash = BundleNames.clash(of: language, among: names)
         if reportedClashes[language] != clash {
             reportedClashes[language] = clash
             pendingProblems.append(FileProblem(file: clash.unserved[0], message: clash.message))

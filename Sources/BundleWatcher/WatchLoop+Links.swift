@@ -56,7 +56,7 @@ extension WatchLoop {
         brokenLinks = broken.reported
         rescanRootCatalogs(noting: .finished, at: now)
         var brokenAfterwards: Set<String>?
-        for entry in entries where BundleLayout.language(ofFolder: entry.name) != nil {
+        for entry in entries where BundleNames.folder(named: entry.name).isLanguageFolderName {
             let resolved = resolveFolder(entry.name)
             var isBroken = broken.all.contains(entry.name)
             if resolved == nil, !isBroken {
@@ -182,13 +182,17 @@ extension WatchLoop {
     /// The one place where a folder's name becomes a language: everything after it works with the `TableID`s made
     /// of this tag.
     func servedLanguage(ofFolder name: String, resolved: ResolvedFolder?) -> LanguageTag? {
-        guard let written = BundleLayout.language(ofFolder: name), let resolved else { return nil }
-        guard let language = LanguageTag(written) else {
-            if nonLanguageFolders.insert(name).inserted {
-                pendingProblems.append(FileProblem(
-                    file: name, message: "'\(written)' is not a language tag; the folder is not served: rename it"
-                ))
+        guard let resolved else { return nil }
+        let language: LanguageTag
+        switch BundleNames.folder(named: name) {
+        case .language(let tag):
+            language = tag
+        case .notALanguage:
+            if nonLanguageFolders.insert(name).inserted, let notServed = BundleNames.notServed(folder: name) {
+                pendingProblems.append(FileProblem(file: name, message: notServed.reason))
             }
+            return nil
+        case .searched, .ignored:
             return nil
         }
         guard isServedAmongItsLanguage(name, language: language) else { return nil }

@@ -177,7 +177,7 @@ extension WatchLoop {
             let slash = path.lastIndex(of: "/")
             let folder = slash.map { String(path[..<$0]) } ?? ""
             let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-            return BundleLayout.catalogTable(ofFile: name).map {
+            return BundleNames.catalogTable(ofFile: name).map {
                 [BundleLayout.catalog(named: name, ofTable: $0, in: folder)]
             } ?? []
         }

@@ -4,7 +4,7 @@ import StringsFormat
 
 /// String Catalogs anywhere in the bundle: `Resources/Settings.xcstrings`, `Features/Chat/Localizable.xcstrings`.
 ///
-/// Every real folder below the root that `CatalogSearch.isSearched(folder:)` admits (not a language folder, not
+/// Every real folder below the root that `BundleNames.isSearched(folder:)` admits (not a language folder, not
 /// hidden) is searched, at any depth up to `SearchLimits.depth`, and has a watch of its own with the root's mask, so
 /// a catalog saved, written in place, made or removed there is seen as in the root. A folder made or moved in is
 /// watched first and listed after, as new language folders are: files written before its watch existed are found
@@ -40,12 +40,12 @@ extension WatchLoop {
             if event.mask.contains(.attrib) { addSubfolder(folder, noting: .finished, at: now) }
             return
         }
-        if let table = BundleLayout.catalogTable(ofFile: event.name) {
+        if let table = BundleNames.catalogTable(ofFile: event.name) {
             note(event, to: BundleLayout.catalog(named: event.name, ofTable: table, in: folder), at: now)
             return
         }
         noteOtherFile(event, path: folder + "/" + event.name, at: now)
-        guard CatalogSearch.isSearched(folder: event.name) else { return }
+        guard BundleNames.isSearched(folder: event.name) else { return }
         noteSearchedEntry(event, path: folder + "/" + event.name, at: now)
     }
 
@@ -103,7 +103,7 @@ extension WatchLoop {
         guard let entries = try? FileSystem.listDirectory(atPath: root) else { return }
         var present: Set<String> = []
         for entry in entries where entry.isNameValidUTF8 && entry.kind == .directory
-            && CatalogSearch.isSearched(folder: entry.name) {
+            && BundleNames.isSearched(folder: entry.name) {
             present.insert(entry.name)
             addSubfolder(entry.name, noting: .finished, at: now)
         }
@@ -146,9 +146,9 @@ extension WatchLoop {
                 reportInvalidName(folder + "/" + entry.name)
                 continue
             }
-            if let table = BundleLayout.catalogTable(ofFile: entry.name) {
+            if let table = BundleNames.catalogTable(ofFile: entry.name) {
                 found.append(BundleLayout.catalog(named: entry.name, ofTable: table, in: folder))
-            } else if entry.kind == .directory, CatalogSearch.isSearched(folder: entry.name) {
+            } else if entry.kind == .directory, BundleNames.isSearched(folder: entry.name) {
                 found += searchFolder(folder + "/" + entry.name, visited: &visited, unlisted: &unlisted)
             }
         }

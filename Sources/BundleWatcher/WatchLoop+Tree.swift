@@ -41,11 +41,11 @@ extension WatchLoop {
                 reportInvalidName(entry.name)
                 continue
             }
-            if let table = BundleLayout.catalogTable(ofFile: entry.name) {
+            if let table = BundleNames.catalogTable(ofFile: entry.name) {
                 files.append(BundleLayout.catalog(named: entry.name, ofTable: table, in: ""))
                 continue
             }
-            if entry.kind == .directory, CatalogSearch.isSearched(folder: entry.name) {
+            if entry.kind == .directory, BundleNames.isSearched(folder: entry.name) {
                 files += searchFolder(entry.name, visited: &searched, unlisted: &unlistedFolders)
                 continue
             }
@@ -133,7 +133,7 @@ extension WatchLoop {
         guard let entries = try? FileSystem.listDirectory(atPath: root) else { return }
         var present: Set<String> = []
         for entry in entries where entry.isNameValidUTF8 {
-            guard let table = BundleLayout.catalogTable(ofFile: entry.name) else { continue }
+            guard let table = BundleNames.catalogTable(ofFile: entry.name) else { continue }
             present.insert(entry.name)
             settler.note(found, to: BundleLayout.catalog(named: entry.name, ofTable: table, in: "").key, at: now)
         }
@@ -234,8 +234,8 @@ extension WatchLoop {
     /// Reports a table file or language folder whose name is not UTF-8: no language tag or table name can be made
     /// of it, so it is not served, but never silently (other such names, not tables, are left alone).
     func reportInvalidName(_ shown: String) {
-        guard shown.hasSuffix(".strings") || shown.hasSuffix(".stringsdict") || shown.hasSuffix(".lproj")
-            || shown.hasSuffix(TableUpdate.catalogExtension) else {
+        let name = String(shown.split(separator: "/").last ?? "")
+        guard BundleNames.format(ofFile: name) != nil || BundleNames.folder(named: name).isLanguageFolderName else {
             return
         }
         pendingProblems.append(FileProblem(

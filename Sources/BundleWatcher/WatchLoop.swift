@@ -59,7 +59,7 @@ final class WatchLoop {
     /// Language folders not served because another folder of the root is the same language.
     var clashLosers: Set<String> = []
     /// The clash of each language last reported, so that it is reported once.
-    var reportedClashes: [LanguageTag: LanguageFolders.Clash] = [:]
+    var reportedClashes: [LanguageTag: BundleNames.Clash] = [:]
     /// `.lproj` folders whose name is no language tag, not served (reported when first seen).
     var nonLanguageFolders: Set<String> = []
     /// Files last read while a writer had them open, with when that wait began (see `heldQuietTime`).
@@ -181,7 +181,7 @@ final class WatchLoop {
             rootLost()
             return
         }
-        if let table = BundleLayout.catalogTable(ofFile: event.name) {
+        if let table = BundleNames.catalogTable(ofFile: event.name) {
             let catalog = BundleLayout.catalog(named: event.name, ofTable: table, in: "")
             if event.mask.contains(.create), isSymlink(event.name) {
                 // A link is made whole (`Settings.xcstrings -> ..data/Settings.xcstrings`): finished, as a link
@@ -199,19 +199,19 @@ final class WatchLoop {
         if event.mask.contains(.closeWrite) || event.mask.contains(.modify) { return }
         if event.mask.contains(.attrib) {
             // The root's permissions changed (name empty), or a folder's in it: look at every folder again.
-            if event.name.isEmpty || BundleLayout.language(ofFolder: event.name) != nil {
+            if event.name.isEmpty || BundleNames.folder(named: event.name).isLanguageFolderName {
                 // Once per read: `chmod -R` on a bundle of thousands of languages is one event per folder.
                 if !isRescannedForRead { rescanAllFolders(at: now) }
             }
             if event.name.isEmpty {
                 searchSubfoldersAgain(at: now)
-            } else if CatalogSearch.isSearched(folder: event.name) {
+            } else if BundleNames.isSearched(folder: event.name) {
                 noteSearchedEntry(event, path: event.name, at: now)
             }
             return
         }
-        guard BundleLayout.language(ofFolder: event.name) != nil else {
-            if CatalogSearch.isSearched(folder: event.name) { noteSearchedEntry(event, path: event.name, at: now) }
+        guard BundleNames.folder(named: event.name).isLanguageFolderName else {
+            if BundleNames.isSearched(folder: event.name) { noteSearchedEntry(event, path: event.name, at: now) }
             noteOtherFile(event, path: event.name, at: now)
             noteRootEntryChange(event, at: now)
             return

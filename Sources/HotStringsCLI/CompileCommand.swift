@@ -1,3 +1,4 @@
+import BundleChanges
 import Foundation
 import HotStringsLint
 import StringsFormat
@@ -31,13 +32,16 @@ struct CompileCommand: Command {
 
     var catalogPath: String
     var outputPath: String
+    /// The catalog's table (`Settings` of `Settings.xcstrings`): the name of the files written.
+    var table: String
 
     init(arguments: ParsedArguments) throws(UsageError) {
         catalogPath = arguments.positionals[0]
         outputPath = arguments.positionals[1]
-        guard catalogPath.hasSuffix(".xcstrings") else {
+        guard let table = BundleNames.catalogTable(ofFile: String(catalogPath.split(separator: "/").last ?? "")) else {
             throw UsageError("'\(catalogPath)' is not a .xcstrings file")
         }
+        self.table = table
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
@@ -55,7 +59,6 @@ struct CompileCommand: Command {
             }
             return ExitCode.failure
         }
-        let table = String((catalogPath.split(separator: "/").last ?? "").dropLast(".xcstrings".count))
         for language in catalog.languages {
             let compiled = catalog.compiled(language: language)
             guard let folder = Self.folder(of: language, in: outputPath) else {
@@ -86,8 +89,7 @@ struct CompileCommand: Command {
     /// the folder would be anywhere else (checked here again, where files are written, whatever was checked
     /// before).
     static func folder(of language: String, in outputPath: String) -> URL? {
-        let name = "\(language).lproj"
-        guard LanguageTag(language) != nil, !name.hasPrefix("."), !name.contains("/") else { return nil }
+        guard let name = BundleNames.languageFolder(written: language) else { return nil }
         let output = URL(fileURLWithPath: outputPath).standardizedFileURL
         let folder = output.appendingPathComponent(name).standardizedFileURL
         guard folder.deletingLastPathComponent().path == output.path else { return nil }

@@ -1,3 +1,4 @@
+import BundleChanges
 import HotStringsLint
 import StringsFormat
 
@@ -46,15 +47,18 @@ struct DumpCommand: Command {
     var includesComments: Bool
     var language: String?
     var isStringsdict: Bool
+    /// The format the file's name says (`BundleNames`), nil for other names and `-`.
+    var format: BundleNames.Format?
 
     init(arguments: ParsedArguments) throws(UsageError) {
         path = arguments.positionals[0]
         includesComments = try arguments[Self.includesComments]
         language = try arguments[Self.language]
-        if language != nil, !path.hasSuffix(".xcstrings") {
+        format = BundleNames.readableFormat(ofFile: String(path.split(separator: "/").last ?? ""))
+        if language != nil, format != .catalog {
             throw UsageError("--language is for String Catalogs (.xcstrings)")
         }
-        isStringsdict = try arguments[Self.isStringsdict] || path.lowercased().hasSuffix(".stringsdict")
+        isStringsdict = try arguments[Self.isStringsdict] || format == .stringsdict
         if isStringsdict, includesComments { throw UsageError("--comments is for .strings files") }
     }
 
@@ -67,7 +71,7 @@ struct DumpCommand: Command {
             io.stderr.write("\(DisplayText.escaped(name)): error: \(FileSystemError.reason(for: error))\n")
             return ExitCode.failure
         }
-        if path.hasSuffix(".xcstrings") { return dumpCatalog(bytes, name: name, io: &io) }
+        if format == .catalog { return dumpCatalog(bytes, name: name, io: &io) }
         if isStringsdict {
             do throws(ParseError) {
                 _ = try StringsdictFile.parse(bytes)

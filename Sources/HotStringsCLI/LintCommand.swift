@@ -10,7 +10,11 @@ struct LintCommand: Command {
         discussion: """
             Each file is parsed the way CoreFoundation reads it; problems are printed compiler-style \
             (path:line:column: error: reason), then a summary line. Folders are searched recursively for \
-            *.strings files (hidden entries are skipped).
+            the files the daemon would serve, by the same names: *.strings, *.stringsdict and *.xcstrings, \
+            suffixes in lower case, in <language>.lproj folders for tables. A name the daemon would not \
+            serve that looks meant as one (Localizable.STRINGS, DE.LPROJ, x.strings~, .de.lproj) is \
+            skipped and said: a warning for a likely mistake, a note for a backup or an editor's \
+            temporary file. Hidden folders (.git, ..data) are not entered.
 
             Files laid out as <root>/<language>.lproj/<Table>.strings are compared with the same table of \
             the development language: keys missing from a translation and keys only a translation has are \
@@ -99,7 +103,7 @@ struct LintCommand: Command {
         var text = ""
         var shown: [Diagnostic.Kind: Int] = [:]
         var hidden: [Diagnostic.Kind: Int] = [:]
-        for diagnostic in file.diagnostics where !(isQuiet && diagnostic.severity == .warning) {
+        for diagnostic in file.diagnostics where !(isQuiet && diagnostic.severity != .error) {
             if diagnostic.kind == .missingKey || diagnostic.kind == .extraKey {
                 guard shown[diagnostic.kind, default: 0] < LintCommand.keyWarningLimit else {
                     hidden[diagnostic.kind, default: 0] += 1
@@ -131,13 +135,14 @@ struct LintCommand: Command {
         return "\(place): \(diagnostic.severity.rawValue): \(message)"
     }
 
-    /// `3 files, 120 keys, 0 errors, 2 warnings`.
+    /// `3 files, 120 keys, 0 errors, 2 warnings`, and `, 1 skipped` when names were left unread.
     static func summary(_ report: LintReport) -> String {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
-        return [
-            counted(report.files.count, "file"), counted(report.keyCount, "key"),
+        let skipped = report.skippedCount > 0 ? ["\(report.skippedCount) skipped"] : []
+        return ([
+            counted(report.checkedCount, "file"), counted(report.keyCount, "key"),
             counted(report.errorCount, "error"), counted(report.warningCount, "warning"),
-        ].joined(separator: ", ")
+        ] + skipped).joined(separator: ", ")
     }
 
     /// The whole report as one pretty-printed JSON object with sorted keys.

@@ -10,7 +10,9 @@ struct PublishCommand: Command {
         abstract: "Publish a bundle as a static release for 'pull' (any web server or CDN).",
         discussion: """
             Lints every table first and refuses to publish when there are errors (warnings are printed and \
-            allowed). Publishes only tables (other files are skipped with a warning each), refuses links that \
+            allowed). Publishes only the tables the daemon serves, by the same names (other files, and names \
+            that look meant as tables or language folders but are not served, such as Localizable.STRINGS or \
+            DE.LPROJ, are skipped with a warning each), refuses links that \
             lead outside the bundle and names a pull cannot install. Then writes OUTDIR/files/<sha256> for every \
             table (content-addressed: files an earlier \
             release has are not written again), OUTDIR/releases/<release>.json, and last OUTDIR/manifest.json \
@@ -114,8 +116,11 @@ struct PublishCommand: Command {
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+        // Names lint has said it skips (`DE.LPROJ`, `x.strings~`) are not said again as not published.
+        var saidByLint: Set<String> = []
         if let bundle {
             let report = Linter(developmentLanguage: developmentLanguage).lint(paths: [bundle])
+            saidByLint = Set(report.files.filter(\.isSkipped).map(\.path))
             let lint = LintCommand(paths: [bundle], developmentLanguage: developmentLanguage)
             for file in report.files { io.stderr.write(lint.text(for: file)) }
             guard report.errorCount == 0 else {
@@ -133,8 +138,9 @@ struct PublishCommand: Command {
             } else {
                 outcome = try publisher.publish(bundle: bundle ?? "", to: output)
             }
-            for path in outcome.skippedFiles {
-                io.printWarning("\(path) is not a table (.strings, .stringsdict, .xcstrings): not published")
+            let root = (bundle ?? "").hasSuffix("/") ? bundle ?? "" : (bundle ?? "") + "/"
+            for skipped in outcome.skippedFiles where !saidByLint.contains(root + skipped.path) {
+                io.printWarning("\(skipped.path) is not published: \(skipped.reason)")
             }
             let manifest = outcome.manifest
             if outcome.isUnchanged {

@@ -1,3 +1,4 @@
+import BundleChanges
 import Foundation
 
 /// A file or folder that could not be read, with the operating system's reason (`No such file or directory`).
@@ -49,14 +50,20 @@ package enum FileAccess {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// The `*.strings`, `*.stringsdict` and `*.xcstrings` files under `root`, recursively and sorted, with the
-    /// folders that could not be listed.
+    /// The tables and catalogs under `root` whose names the daemon serves (`BundleNames`: `*.strings`,
+    /// `*.stringsdict` and `*.xcstrings`), recursively and sorted, with the folders that could not be listed and the
+    /// names skipped because the daemon does not serve them although they look meant as a table, a catalog or a
+    /// language folder (`X.STRINGS`, `DE.LPROJ`, `Localizable.strings~`, `.de.lproj`).
     ///
-    /// Hidden entries (names starting with `.`, like `.git` or an rsync temp file) are skipped; symbolic
-    /// links to folders are followed once (a link cycle is not entered twice).
-    package static func stringsFiles(under root: String) -> (files: [String], errors: [FileSystemError]) {
+    /// Every language folder's parent is taken for a bundle's root. Folders the daemon never reads (hidden ones like
+    /// `.git` or `..data`, backups, a `.lproj` folder that is no language tag, a language folder's subfolders) are
+    /// not entered; symbolic links to folders are followed once (a link cycle is not entered twice).
+    package static func stringsFiles(under root: String)
+        -> (files: [String], errors: [FileSystemError], skipped: [(path: String, notServed: BundleNames.NotServed)])
+    {
         var files: [String] = []
         var errors: [FileSystemError] = []
+        var skipped: [(path: String, notServed: BundleNames.NotServed)] = []
         var visited: Set<String> = []
         var pending = [root]
         while let folder = pending.popLast() {
@@ -71,16 +78,34 @@ package enum FileAccess {
                 continue
             }
             var subfolders: [String] = []
-            for name in names.sorted() where !name.hasPrefix(".") {
+            // The daemon reads a language folder's own files only: its subfolders are not searched for catalogs.
+            let isLanguageFolder = BundleNames.language(ofFolder: URL(fileURLWithPath: folder).lastPathComponent) != nil
+            for name in names.sorted() {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-                if isDirectory(path) {
-                    subfolders.append(path)
-                } else if [".strings", ".stringsdict", ".xcstrings"].contains(where: name.lowercased().hasSuffix) {
+                let isFolder = isDirectory(path)
+                if let notServed = isFolder ? BundleNames.notServed(folder: name) : BundleNames.notServed(file: name) {
+                    skipped.append((path, notServed))
+                }
+                if isFolder {
+                    switch BundleNames.folder(named: name) {
+                    case .language, .searched: if !isLanguageFolder { subfolders.append(path) }
+                    case .notALanguage, .ignored: break
+                    }
+                } else if BundleNames.format(ofFile: name) != nil {
                     files.append(path)
                 }
             }
             pending += subfolders.reversed()
         }
-        return (files.sorted(), errors)
+        return (files.sorted(), errors, skipped)
+    }
+
+    /// Why the daemon would not serve the file at `path` although it looks meant as a table or a catalog: its name
+    /// (`X.STRINGS`, `x.strings~`), or, for a table, its folder (`DE.LPROJ`, `.de.lproj`); nil otherwise.
+    package static func notServed(_ path: String) -> BundleNames.NotServed? {
+        let url = URL(fileURLWithPath: path)
+        if let notServed = BundleNames.notServed(file: url.lastPathComponent) { return notServed }
+        guard BundleNames.table(ofFile: url.lastPathComponent) != nil else { return nil }
+        return BundleNames.notServed(folder: url.deletingLastPathComponent().lastPathComponent)
     }
 }

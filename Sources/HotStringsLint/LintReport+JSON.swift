@@ -7,15 +7,15 @@ extension LintReport {
             files: files.map { file in
                 LintJSON.File(
                     path: file.path, encoding: file.table?.encoding.rawValue, keys: file.table?.count ?? 0,
-                    language: file.place?.language, table: file.place?.table,
+                    language: file.place?.language, table: file.place?.table, skipped: file.isSkipped ? true : nil,
                     diagnostics: file.diagnostics.map { diagnostic in
                         LintJSON.Diagnostic(
                             severity: diagnostic.severity.rawValue, line: diagnostic.location?.line,
                             column: diagnostic.location?.column, message: diagnostic.message, key: diagnostic.key)
                     })
             },
-            summary: LintJSON.Summary(files: files.count, keys: keyCount, errors: errorCount,
-                                      warnings: warningCount))
+            summary: LintJSON.Summary(files: checkedCount, keys: keyCount, errors: errorCount,
+                                      warnings: warningCount, skipped: skippedCount > 0 ? skippedCount : nil))
     }
 
     /// `document` as one JSON object with sorted keys: pretty-printed for people, else on one line.
@@ -40,6 +40,8 @@ package struct LintJSON: Codable, Equatable {
         package var keys: Int
         package var language: String?
         package var table: String?
+        /// True for a name left unread because the daemon does not serve it (its diagnostic says why).
+        package var skipped: Bool?
         package var diagnostics: [Diagnostic]
     }
 
@@ -56,6 +58,8 @@ package struct LintJSON: Codable, Equatable {
         package var keys: Int
         package var errors: Int
         package var warnings: Int
+        /// How many names were left unread because the daemon does not serve them; absent for none.
+        package var skipped: Int?
     }
 
     package var files: [File]

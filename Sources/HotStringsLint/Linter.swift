@@ -5,7 +5,8 @@ import StringsFormat
 /// One finding about one file.
 package struct Diagnostic: Sendable, Equatable {
     package enum Severity: String, Sendable {
-        case error, warning
+        /// `note`: what was left alone and why (a name the daemon does not serve, such as an editor's backup).
+        case error, warning, note
     }
 
     /// What the finding is about; the text output caps the long per-key kinds.
@@ -28,6 +29,10 @@ package struct Diagnostic: Sendable, Equatable {
         /// A language folder that is the same language as another of its bundle (`DE.lproj` beside `de.lproj`):
         /// only one of them is served.
         case languageClash
+        /// A name the daemon does not serve (`BundleNames.NotServed`): a suffix in other case (`X.STRINGS`,
+        /// `DE.LPROJ`), a `.lproj` folder that is no language tag (warnings), a backup or an editor's temporary file of
+        /// a table (notes).
+        case notServed
     }
 
     package var severity: Severity
@@ -46,55 +51,44 @@ extension Diagnostic {
     }
 }
 
-/// Where a file sits in a localization bundle: `<root>/<language>.lproj/<table>.strings` (or `.stringsdict`).
+/// Where a file sits in a localization bundle: `<root>/<language>.lproj/<table>.strings` (or `.stringsdict`), by the
+/// names the daemon serves (`BundleNames`).
 package struct BundlePlace: Sendable, Hashable {
     /// The folder holding the `.lproj` folders, standardized so the same root given twice matches.
     package var root: String
     /// The `.lproj` folder's name (`en.lproj`).
     package var folder: String
-    /// The folder name without `.lproj` (`en`, `pt-BR`, `Base`).
+    /// The folder's language as the daemon serves it (`de` for `DE.lproj`, `pt-BR` for `pt_BR.lproj`, `Base`).
     package var language: String
     /// The file name without `.strings` or `.stringsdict` (`Localizable`).
     package var table: String
     /// The file's extension with its dot: `.strings` or `.stringsdict`.
     package var fileExtension: String
 
-    /// The place of `path`, or `nil` when its folder is not an `.lproj` folder or it is not a `.strings` or
-    /// `.stringsdict` file.
+    /// The place of `path`, or `nil` when the daemon would not serve it as a table of a language folder: its folder
+    /// is no language folder, or it is no `.strings` or `.stringsdict` file.
     package init?(path: String) {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let folderURL = url.deletingLastPathComponent()
-        let fileName = url.lastPathComponent
         let folder = folderURL.lastPathComponent
-        guard folder.count > 6, folder.lowercased().hasSuffix(".lproj"),
-              let fileExtension = [".strings", ".stringsdict"].first(where: {
-                  fileName.count > $0.count && fileName.lowercased().hasSuffix($0)
-              }) else {
+        guard let language = BundleNames.language(ofFolder: folder),
+              case .table(let table, let format) = BundleNames.file(named: url.lastPathComponent), format != .catalog
+        else {
             return nil
         }
         self.root = folderURL.deletingLastPathComponent().path
         self.folder = folder
-        self.language = String(folder.dropLast(6))
-        self.table = String(fileName.dropLast(fileExtension.count))
-        self.fileExtension = fileExtension
+        self.language = language.identifier
+        self.table = table
+        self.fileExtension = format.suffix
     }
 
     /// Whether this is `Base.lproj`, which is a fallback and never compared.
-    package var isBase: Bool { language.lowercased() == "base" }
+    package var isBase: Bool { language == LanguageTag.base.identifier }
 
-    /// Whether the folder's language is `tag`: case-insensitive, `_` and `-` alike, legacy names mapped.
+    /// Whether the folder's language is `tag` (read as a `LanguageTag`: `de_DE` and `de-de` are `de-DE`).
     package func isLanguage(_ tag: String) -> Bool {
-        BundlePlace.normalized(language) == BundlePlace.normalized(tag)
-    }
-
-    private static let legacyNames = [
-        "english": "en", "german": "de", "french": "fr", "spanish": "es", "italian": "it", "japanese": "ja",
-        "dutch": "nl",
-    ]
-
-    private static func normalized(_ tag: String) -> String {
-        let lowered = tag.lowercased().replacingOccurrences(of: "_", with: "-")
-        return legacyNames[lowered] ?? lowered
+        LanguageTag(tag)?.identifier == language
     }
 }
 
@@ -112,6 +106,9 @@ package struct LintedFile: Sendable {
     /// Where each rule's `<key>` is in a `.stringsdict`.
     package var ruleLocations: [String: SourceLocation] = [:]
     package var diagnostics: [Diagnostic] = []
+    /// Whether the file was left unread: a name the daemon does not serve, found in a folder (its one diagnostic
+    /// says why).
+    package var isSkipped = false
 }
 
 extension LintedFile {
@@ -129,6 +126,11 @@ extension LintedFile {
 /// Everything `lint` found, in path order.
 package struct LintReport: Sendable {
     package var files: [LintedFile]
+
+    /// How many files were read and checked.
+    package var checkedCount: Int { files.count(where: { !$0.isSkipped }) }
+    /// How many names were left unread, as the daemon leaves them (`LintedFile.isSkipped`).
+    package var skippedCount: Int { files.count(where: \.isSkipped) }
 
     package var keyCount: Int {
         files.reduce(0) { $0 + ($1.table?.count ?? $1.catalog?.entries.count ?? 0) + ($1.rules?.count ?? 0) }
@@ -152,7 +154,10 @@ package struct Linter {
         self.developmentLanguage = developmentLanguage
     }
 
-    /// Lints the files and folders at `paths` (folders recursively, `*.strings` and `*.stringsdict` only).
+    /// Lints the files and folders at `paths`: folders recursively, the tables and catalogs the daemon would serve
+    /// by their names (`BundleNames`); each name it would not serve although it looks meant as a table, a catalog or a
+    /// language folder is listed as skipped, with the reason. A file named in `paths` is checked whatever its name,
+    /// with a word when the daemon would not serve it.
     package func lint(paths: [String]) -> LintReport {
         var files: [LintedFile] = []
         var seen: Set<String> = []
@@ -161,12 +166,23 @@ package struct Linter {
         }
         for path in paths {
             guard FileAccess.isDirectory(path) else {
-                add(lintFile(at: path))
+                var file = lintFile(at: path)
+                if let notServed = FileAccess.notServed(path) {
+                    file.diagnostics.insert(Self.diagnostic(notServed), at: 0)
+                }
+                add(file)
                 continue
             }
-            let (found, errors) = FileAccess.stringsFiles(under: path)
-            for error in errors { add(unreadable(error)) }
-            for file in found { add(lintFile(at: file)) }
+            let found = FileAccess.stringsFiles(under: path)
+            for error in found.errors { add(unreadable(error)) }
+            let skipped = Dictionary(found.skipped.map { ($0.path, $0.notServed) }) { first, _ in first }
+            for file in (found.files + skipped.keys).sorted() {
+                guard let notServed = skipped[file] else {
+                    add(lintFile(at: file))
+                    continue
+                }
+                add(LintedFile(path: file, place: nil, diagnostics: [Self.diagnostic(notServed)], isSkipped: true))
+            }
         }
         compareLanguages(&files)
         compareRules(&files)
@@ -185,10 +201,11 @@ package struct Linter {
         return lint(bytes, path: path)
     }
 
-    /// Parses bytes read from `path`.
+    /// Parses bytes read from `path`, in the format its name is (or is meant as: `X.STRINGSDICT`), else as `.strings`.
     package func lint(_ bytes: [UInt8], path: String) -> LintedFile {
-        if path.hasSuffix(".xcstrings") { return CatalogLinter.lint(bytes, path: path) }
-        if path.lowercased().hasSuffix(".stringsdict") { return lintStringsdict(bytes, path: path) }
+        let format = BundleNames.readableFormat(ofFile: URL(fileURLWithPath: path).lastPathComponent)
+        if format == .catalog { return CatalogLinter.lint(bytes, path: path) }
+        if format == .stringsdict { return lintStringsdict(bytes, path: path) }
         var file = LintedFile(path: path, place: BundlePlace(path: path))
         guard let table = file.parsing({ () throws(ParseError) in try StringsFile.parse(bytes) }) else { return file }
         file.table = table
@@ -203,6 +220,12 @@ package struct Linter {
             file.diagnostics.append(Diagnostic(severity: .warning, kind: .emptyFile, message: "file is empty"))
         }
         return file
+    }
+
+    /// A name the daemon does not serve, said as a warning when it is likely a mistake, else as a note.
+    static func diagnostic(_ notServed: BundleNames.NotServed) -> Diagnostic {
+        Diagnostic(severity: notServed.isMistake ? .warning : .note, kind: .notServed,
+                   message: notServed.reason)
     }
 
     private func unreadable(_ error: FileSystemError) -> LintedFile {
@@ -261,7 +284,7 @@ package struct Linter {
     }
 
     /// Reports language folders of one bundle that are one language, by the rule the watcher serves by
-    /// (`LanguageFolders`): an error on the first file of each folder that is not served, naming the one that is.
+    /// (`BundleNames.clashes`): an error on the first file of each folder that is not served, naming the one that is.
     package func reportLanguageClashes(_ files: inout [LintedFile]) {
         var folders: [String: [String: Int]] = [:]
         for (index, file) in files.enumerated() {
@@ -270,7 +293,7 @@ package struct Linter {
             folders[place.root, default: [:]][place.folder] = index
         }
         for (_, firstFiles) in folders.sorted(by: { $0.key < $1.key }) {
-            for clash in LanguageFolders.clashes(among: firstFiles.keys) {
+            for clash in BundleNames.clashes(among: firstFiles.keys) {
                 for folder in clash.unserved {
                     guard let index = firstFiles[folder] else { continue }
                     files[index].diagnostics.append(Diagnostic(

@@ -20,17 +20,25 @@ package struct Publisher {
         package var reusedFiles: Int
         /// Whether the bundle was the current release already (nothing was published).
         package var isUnchanged: Bool
-        /// Files of the language folders that are not tables (`notes.txt`), left out, by bundle path: one warning
-        /// each.
-        package var skippedFiles: [String] = []
+        /// What was left out and why, by bundle path: one warning each.
+        package var skippedFiles: [Skipped] = []
+    }
+
+    /// A file or folder left out of a release, and why.
+    package struct Skipped: Sendable, Hashable {
+        /// The bundle path: `en.lproj/notes.txt`, `DE.LPROJ`.
+        package var path: String
+        /// Why: not a table, or why the watcher does not serve the name (`BundleNames.NotServed`).
+        package var reason: String
     }
 
     /// The tables and the other files `collect` found, by bundle path, in path order.
     package struct Collected {
         /// The tables, with their bytes: what a release carries.
         package var tables: [(path: String, bytes: [UInt8])]
-        /// Files of the language folders that are not tables: left out.
-        package var skipped: [String]
+        /// Files of the language folders that are not tables, and names that look meant as language folders, tables
+        /// or catalogs but are not served (`DE.LPROJ`, `en.lproj/Localizable.STRINGS`): left out.
+        package var skipped: [Skipped]
     }
 
     /// The largest file published (16 MiB, the watcher's default cap).
@@ -168,37 +176,50 @@ package struct Publisher {
     }
 
     /// Every table (`.strings`, `.stringsdict`, `.xcstrings`) of the bundle's language folders and every String
-    /// Catalog (`T.xcstrings`) in its root, by bundle path, in path order; the language folders' other files are
-    /// listed as skipped. Hidden names and `~` backups are left out, as the watcher leaves them out; folders and
-    /// files reached through links are read when the links stay inside the bundle (a bundle that is itself
-    /// installed from releases publishes its current release), or with `followsExternalSymlinks`.
+    /// Catalog (`T.xcstrings`) in its root, by bundle path, in path order: the names the watcher serves
+    /// (`BundleNames`). The language folders' other files are listed as skipped, and so is every name that looks
+    /// meant as a language folder, a table or a catalog but is not served (`DE.LPROJ`, `Localizable.STRINGS`,
+    /// `de.lproj~`); hidden names, backups and editors' temporary files are left out, as the watcher leaves them
+    /// out. Folders and files reached through links are read when the links stay inside the bundle (a bundle that
+    /// is itself installed from releases publishes its current release), or with `followsExternalSymlinks`.
     /// - Throws: `ReleaseError.invalidTable` naming a link that leads outside the bundle.
     package func collect(bundle: String) throws(ReleaseError) -> Collected {
         var found: [(path: String, bytes: [UInt8])] = []
-        var skipped: [String] = []
+        var skipped: [Skipped] = []
         let root = try system("resolve \(bundle)") { try FileSystem.resolvedPath(bundle) }
         let entries = try system("list \(bundle)") { try FileSystem.listDirectory(atPath: bundle) }
-        for entry in entries where !entry.name.hasPrefix(".") {
+        for entry in entries {
             let path = bundle + "/" + entry.name
-            if entry.name.hasSuffix(".xcstrings"), ReleaseManifest.isSafeBundlePath(entry.name) {
-                guard (try? FileSystem.status(atPath: path))?.kind == .file else { continue }
+            let kind = (try? FileSystem.status(atPath: path))?.kind
+            if kind == .file, BundleNames.catalogTable(ofFile: entry.name) != nil {
                 found.append((entry.name, try read(entry.name, of: bundle, root: root)))
                 continue
             }
-            guard entry.name.hasSuffix(".lproj"), (try? FileSystem.status(atPath: path))?.kind == .directory
-            else { continue }
+            guard kind == .directory, BundleNames.language(ofFolder: entry.name) != nil else {
+                let notServed = kind == .directory ? BundleNames.notServed(folder: entry.name)
+                    : BundleNames.notServed(file: entry.name)
+                if let notServed { skipped.append(Skipped(path: entry.name, reason: notServed.reason)) }
+                continue
+            }
             try checkInside(entry.name, of: bundle, root: root)
             let files = try system("list \(path)") { try FileSystem.listDirectory(atPath: path) }
-            for file in files where !file.name.hasPrefix(".") && !file.name.hasSuffix("~") {
-                let filePath = path + "/" + file.name
-                guard (try? FileSystem.status(atPath: filePath))?.kind == .file else { continue }
-                try checkInside(entry.name + "/" + file.name, of: bundle, root: root)
-                guard ReleaseContent.isTable(file.name) else {
-                    skipped.append(entry.name + "/" + file.name)
+            for file in files {
+                let relative = entry.name + "/" + file.name
+                guard (try? FileSystem.status(atPath: path + "/" + file.name))?.kind == .file else { continue }
+                let name = BundleNames.file(named: file.name)
+                if case .ignored = name {
+                    if let notServed = BundleNames.notServed(file: file.name) {
+                        skipped.append(Skipped(path: relative, reason: notServed.reason))
+                    }
                     continue
                 }
-                found.append((entry.name + "/" + file.name, try read(entry.name + "/" + file.name, of: bundle,
-                                                                      root: root)))
+                try checkInside(relative, of: bundle, root: root)
+                guard case .table = name else {
+                    skipped.append(Skipped(path: relative, reason: BundleNames.notServed(file: file.name)?.reason
+                        ?? "not a table (.strings, .stringsdict, .xcstrings)"))
+                    continue
+                }
+                found.append((relative, try read(relative, of: bundle, root: root)))
             }
         }
         guard !found.isEmpty else {
@@ -214,7 +235,7 @@ package struct Publisher {
             throw .invalidTable(FileProblem(file: catalog, message: "a String Catalog outside the bundle's root and "
                 + "<language>.lproj folders cannot be published yet: move it into the root to publish it"))
         }
-        return Collected(tables: found.sorted { $0.path < $1.path }, skipped: skipped.sorted())
+        return Collected(tables: found.sorted { $0.path < $1.path }, skipped: skipped.sorted { $0.path < $1.path })
     }
 
     /// Refuses `relative` (a bundle path) when, its links resolved, it leads outside `root` (the bundle's real
@@ -247,25 +268,24 @@ package struct Publisher {
     }
 
     /// Refuses language folders that are one language (`de.lproj` and `DE.lproj`): the watcher serves one of them,
-    /// so the other's keys would never be served on any machine that pulls the release (`LanguageFolders`).
+    /// so the other's keys would never be served on any machine that pulls the release (`BundleNames.clashes`).
     /// - Throws: `ReleaseError.invalidTable` naming the folders.
     static func refuseLanguageClashes(among names: Set<String>) throws(ReleaseError) {
-        guard let clash = LanguageFolders.clashes(among: names).first else { return }
+        guard let clash = BundleNames.clashes(among: names).first else { return }
         throw .invalidTable(FileProblem(file: clash.unserved[0], message: clash.message + "; nothing is published"))
     }
 
     /// The bundle path of a String Catalog in a folder other than the root and the language folders, searched as
-    /// the watcher searches (`CatalogSearch`: links not followed, as deep as the watcher's default).
+    /// the watcher searches (`BundleNames.isSearched`: links not followed, as deep as the watcher's default).
     static func catalogOutsideServedFolders(in bundle: String, below folder: String = "", depth: Int = 0) -> String? {
-        guard depth <= CatalogSearch.defaultDepth,
+        guard depth <= BundleNames.catalogSearchDepth,
               let entries = try? FileSystem.listDirectory(atPath: folder.isEmpty ? bundle : bundle + "/" + folder)
         else { return nil }
         for entry in entries.sorted(by: { $0.name < $1.name }) {
             let path = folder.isEmpty ? entry.name : folder + "/" + entry.name
             let kind = (try? FileSystem.status(atPath: bundle + "/" + path, followingSymlinks: false))?.kind
-            if kind == .file, !folder.isEmpty, !entry.name.hasPrefix("."),
-               entry.name.hasSuffix(TableUpdate.catalogExtension) { return path }
-            if kind == .directory, CatalogSearch.isSearched(folder: entry.name),
+            if kind == .file, !folder.isEmpty, BundleNames.catalogTable(ofFile: entry.name) != nil { return path }
+            if kind == .directory, BundleNames.isSearched(folder: entry.name),
                let found = catalogOutsideServedFolders(in: bundle, below: path, depth: depth + 1) {
                 return found
             }

@@ -1,15 +1,17 @@
+import BundleChanges
 import StringsFormat
 
 /// The checks every file of a release passes, at publish time and again before a pull installs it: tables must
 /// parse the way the watcher will parse them.
 package enum ReleaseContent {
-    /// The kinds of file a release carries: the tables the watcher serves. `publish` leaves other files out.
-    package static let tableExtensions = [".strings", ".stringsdict", ".xcstrings"]
-
-    /// Whether the file at `path` is a table by its name (`.strings`, `.stringsdict`, `.xcstrings`): `validate`
-    /// parses it.
+    /// Whether the file at bundle path `path` is a table by its name (`T.strings`, `T.stringsdict`, `T.xcstrings`,
+    /// by `BundleNames`): what the watcher serves, and what `validate` parses.
     package static func isTable(_ path: String) -> Bool {
-        tableExtensions.contains { path.hasSuffix($0) }
+        format(of: path) != nil
+    }
+
+    private static func format(of path: String) -> BundleNames.Format? {
+        BundleNames.format(ofFile: String(path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""))
     }
 
     /// Checks the file at bundle path `path` (`de.lproj/Localizable.strings`) holding `bytes`.
@@ -20,26 +22,17 @@ package enum ReleaseContent {
     /// writes, but a release published before may name) are carried as they are.
     /// - Throws: `ReleaseError.invalidTable` with the path and, for parse errors, the line and column.
     package static func validate(_ bytes: [UInt8], path: String) throws(ReleaseError) {
-        if path.hasSuffix(".strings") {
-            do throws(ParseError) {
-                _ = try StringsFile.parse(bytes)
-            } catch {
-                throw .invalidTable(FileProblem(file: path, error))
-            }
-        } else if path.hasSuffix(".xcstrings") {
-            do throws(ParseError) {
-                _ = try StringCatalog.parse(bytes)
-            } catch {
-                throw .invalidTable(FileProblem(file: path, error))
-            }
-        } else if path.hasSuffix(".stringsdict") {
+        do throws(ParseError) {
+            switch format(of: path) {
+            case .strings: _ = try StringsFile.parse(bytes)
+            case .catalog: _ = try StringCatalog.parse(bytes)
             // The watcher's own parse, so a release carries no entry it would refuse (one whose variables
             // expand without bound, say), and the error has the entry's line.
-            do throws(ParseError) {
-                _ = try StringsdictFile.parse(bytes)
-            } catch {
-                throw .invalidTable(FileProblem(file: path, error))
+            case .stringsdict: _ = try StringsdictFile.parse(bytes)
+            case nil: break
             }
+        } catch {
+            throw .invalidTable(FileProblem(file: path, error))
         }
     }
 }

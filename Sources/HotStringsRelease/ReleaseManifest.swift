@@ -1,3 +1,4 @@
+import BundleChanges
 import Foundation
 import LinuxSystem
 import StringsFormat
@@ -214,18 +215,20 @@ package struct ReleaseManifest: Sendable, Equatable {
     /// temporary name adds to the name, and no name may be longer than 255 bytes).
     package static let longestName = FileSystem.longestAtomicallyWrittenName
 
-    /// Whether `path` is `<language>.lproj/<file>` (two components) or `<table>.xcstrings` (one): no component
-    /// hidden or a backup or longer than `longestName`, printable ASCII or any non-ASCII, no control characters.
+    /// Whether `path` is a file of a language folder, `<language>.lproj/<file>` (two components), or a String
+    /// Catalog in the root, `<table>.xcstrings` (one), by the names the watcher serves (`BundleNames`: the folder a
+    /// language folder, no component hidden, a backup or an editor's temporary name); no component longer than
+    /// `longestName`, printable ASCII or any non-ASCII, no control characters.
     package static func isSafeBundlePath(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch parts.count {
-        case 1: guard parts[0].hasSuffix(".xcstrings"), parts[0].count > 10 else { return false }
-        case 2: guard parts[0].hasSuffix(".lproj"), parts[0].count > 6 else { return false }
+        case 1: guard BundleNames.catalogTable(ofFile: parts[0]) != nil else { return false }
+        case 2: guard BundleNames.language(ofFolder: parts[0]) != nil, BundleNames.ignored(parts[1]) == nil,
+                      !parts[1].isEmpty else { return false }
         default: return false
         }
         return parts.allSatisfy { part in
-            !part.isEmpty && !part.hasPrefix(".") && !part.hasSuffix("~") && part.utf8.count <= longestName
-                && part.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            part.utf8.count <= longestName && part.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
         }
     }
 

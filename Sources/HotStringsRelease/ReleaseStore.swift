@@ -1,3 +1,4 @@
+import BundleChanges
 import Foundation
 import LinuxSystem
 
@@ -286,9 +287,9 @@ package struct ReleaseStore: Sendable {
     }
 
     /// Whether `name` in the bundle's root is one the store links into `..data`: a language folder or a String
-    /// Catalog, not hidden.
+    /// Catalog (`BundleNames`), the names a manifest may hold there.
     private static func isLinkedName(_ name: String) -> Bool {
-        !name.hasPrefix(".") && (name.hasSuffix(".lproj") || name.hasSuffix(".xcstrings"))
+        BundleNames.language(ofFolder: name) != nil || BundleNames.catalogTable(ofFile: name) != nil
     }
 
     /// Links `<name> -> ..data/<name>` for every language folder and root catalog of `manifest`; with

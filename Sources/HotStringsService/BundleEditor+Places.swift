@@ -1,5 +1,4 @@
 import BundleChanges
-import BundleWatcher
 import LinuxSystem
 import StringsFormat
 
@@ -59,7 +58,7 @@ extension BundleEditor {
                 return Place(.strings, folder: folder, name: table + ".strings")
             }
         }
-        let catalogs = catalogFiles().filter { BundleLayout.catalogTable(ofFile: lastComponent($0)) == table }
+        let catalogs = catalogFiles(ofTable: table)
         var servingCatalog: (path: String, language: String)?
         for path in catalogs {
             guard let catalog = catalog(path),
@@ -89,7 +88,9 @@ extension BundleEditor {
         guard edit.createsLanguage || catalogLanguages().contains(language) else {
             throw try unknownLanguage(edit.language)
         }
-        let created = language.identifier + ".lproj"
+        guard let created = BundleNames.languageFolder(written: language.identifier) else {
+            throw Failure(.invalidInput, "'\(DisplayText.escaped(language.identifier))' names no language folder")
+        }
         do {
             try FileSystem.makeDirectory(atPath: path(of: created))
         } catch where error.errno == .exists {
@@ -129,10 +130,11 @@ extension BundleEditor {
                        + "--create-language to add it)", available: served.map(\.identifier).sorted())
     }
 
-    /// The folder `language` is served from (of several folders of one language, the one `LanguageFolders` serves).
+    /// The folder `language` is served from (of several folders of one language, the one `BundleNames.clash`
+    /// serves).
     func servedFolder(of language: LanguageTag) throws(Failure) -> String? {
         guard let names = try languageFolders()[language] else { return nil }
-        return names.count == 1 ? names[0] : LanguageFolders.clash(of: language, among: names).served
+        return names.count == 1 ? names[0] : BundleNames.clash(of: language, among: names).served
     }
 
     /// The language folders of the root by language.
@@ -145,33 +147,41 @@ extension BundleEditor {
         }
         var folders: [LanguageTag: [String]] = [:]
         for entry in entries where entry.isNameValidUTF8 && entry.kind != .file {
-            guard BundleLayout.language(ofFolder: entry.name) != nil, let tag = LanguageTag(folderName: entry.name),
-                  isDirectory(entry.name) else { continue }
+            guard let tag = BundleNames.language(ofFolder: entry.name), isDirectory(entry.name) else { continue }
             folders[tag, default: []].append(entry.name)
         }
         return folders
     }
 
-    /// Every String Catalog the watcher serves: in the root, in language folders, and in the folders
-    /// `CatalogSearch` admits (real folders, not links), relative to the root, in byte order.
+    /// Every String Catalog the watcher serves: in the root, in the language folders served (one of each
+    /// language), and in the folders `BundleNames.isSearched` admits (real folders, not links), relative to the
+    /// root, in byte order.
     func catalogFiles() -> [String] {
         var found: [String] = []
+        let servedFolders = Set(((try? languageFolders()) ?? [:]).map { language, names in
+            names.count == 1 ? names[0] : BundleNames.clash(of: language, among: names).served
+        })
         func search(_ folder: String, depth: Int) {
             guard let entries = try? FileSystem.listDirectory(atPath: path(of: folder)) else { return }
             for entry in entries where entry.isNameValidUTF8 {
                 let relative = folder.isEmpty ? entry.name : folder + "/" + entry.name
-                if entry.kind == .file, BundleLayout.catalogTable(ofFile: entry.name) != nil {
+                if entry.kind == .file, BundleNames.catalogTable(ofFile: entry.name) != nil {
                     found.append(relative)
-                } else if entry.kind == .directory, depth < CatalogSearch.defaultDepth,
-                          CatalogSearch.isSearched(folder: entry.name) {
+                } else if entry.kind == .directory, depth < BundleNames.catalogSearchDepth,
+                          BundleNames.isSearched(folder: entry.name) {
                     search(relative, depth: depth + 1)
-                } else if folder.isEmpty, BundleLayout.language(ofFolder: entry.name) != nil, isDirectory(entry.name) {
-                    search(relative, depth: CatalogSearch.defaultDepth)
+                } else if folder.isEmpty, servedFolders.contains(entry.name) {
+                    search(relative, depth: BundleNames.catalogSearchDepth)
                 }
             }
         }
         search("", depth: 0)
         return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The String Catalogs of `table` the watcher serves (`catalogFiles()`).
+    func catalogFiles(ofTable table: String) -> [String] {
+        catalogFiles().filter { BundleNames.catalogTable(ofFile: lastComponent($0)) == table }
     }
 
     /// The languages the catalogs serve: each one's source language and the languages of its localizations.
@@ -221,7 +231,7 @@ extension BundleEditor {
 
     /// The catalog of `edit.table` that has a localization of `edit.key` in `language`, if one does.
     private func catalogPlace(of edit: Edit, language: LanguageTag) -> Place? {
-        for path in catalogFiles() where BundleLayout.catalogTable(ofFile: lastComponent(path)) == edit.table {
+        for path in catalogFiles(ofTable: edit.table) {
             guard let catalog = catalog(path),
                   let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(edit.key.utf8) }),
                   let spelled = entry.localizations.keys.first(where: { LanguageTag($0) == language })

@@ -73,7 +73,7 @@ extension BundleEditor {
                 return StringsdictEntry(format: value, variables: [:])
             }
         }
-        for path in catalogFiles() where lastComponent(path) == table + ".xcstrings" {
+        for path in catalogFiles(ofTable: table) {
             guard let catalog = catalog(path),
                   let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { continue }
             let spelled = entry.localizations.keys.first { LanguageTag($0) == developmentLanguage }
@@ -109,7 +109,7 @@ extension BundleEditor {
            let value = strings(folder + "/" + table + ".strings")?[key] {
             return value
         }
-        for path in catalogFiles() where path.hasSuffix("/" + table + ".xcstrings") || path == table + ".xcstrings" {
+        for path in catalogFiles(ofTable: table) {
             guard let catalog = catalog(path),
                   let entry = catalog.entries.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else { continue }
             if let localization = entry.localizations.first(where: { LanguageTag($0.key) == developmentLanguage }) {

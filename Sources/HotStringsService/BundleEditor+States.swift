@@ -1,4 +1,4 @@
-import BundleWatcher
+import BundleChanges
 import HotStringsLint
 import StringsFormat
 
@@ -22,7 +22,7 @@ extension BundleEditor {
     /// included) differ in state gets the one furthest from done: `new`, then `stale`, then `needs_review`.
     func catalogStates(table: String) -> CatalogStates {
         var result = CatalogStates()
-        for path in catalogFiles() where BundleLayout.catalogTable(ofFile: lastComponent(path)) == table {
+        for path in catalogFiles(ofTable: table) {
             guard let catalog = catalog(path) else { continue }
             for entry in catalog.entries {
                 for (language, localization) in entry.localizations {

@@ -179,9 +179,7 @@ package struct BundleEditor: Sendable {
             throw Failure(.invalidInput, "the \(name) must not contain a NUL character")
         }
         let table = edit.table
-        guard !table.isEmpty, !table.hasPrefix("."), !table.hasSuffix("~"), !table.contains("/"),
-              !table.utf8.contains(0)
-        else {
+        guard BundleNames.isTableName(table) else {
             throw Failure(.invalidInput, "'\(DisplayText.escaped(table))' is no table name (no '/', no leading '.')")
         }
     }

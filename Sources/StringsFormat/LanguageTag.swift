@@ -82,15 +82,6 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
         self.init(canonical: parts.joined(separator: "-"))
     }
 
-    /// Reads the tag of a language folder such as `de.lproj`, `pt_BR.lproj` or `German.lproj`.
-    ///
-    /// Returns `nil` when the name does not end in `.lproj` or the rest is not a tag.
-    public init?(folderName: some StringProtocol) {
-        let suffix = ".lproj"
-        guard folderName.hasSuffix(suffix) else { return nil }
-        self.init(folderName.dropLast(suffix.count))
-    }
-
     private init(canonical: String) {
         identifier = canonical
     }

@@ -13,7 +13,8 @@ extension SignSuite {
         defer { try? FileSystem.removeRecursively(atPath: workspace) }
         let (source, output, target) = (workspace + "/bundle", workspace + "/published", workspace + "/pulled")
         for language in 0..<languages {
-            let folder = source + "/l\(language).lproj"
+            // Language folders the daemon serves (`aaa.lproj`): a pull refuses a folder whose name is no language.
+            let folder = source + "/" + ManyLanguagesInstall.language(language) + ".lproj"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for table in 0..<tables {
                 let text = (0..<50).map { "\"key\($0)\" = \"value \($0) of table \(table)\";\n" }.joined()
@@ -37,7 +38,7 @@ extension SignSuite {
         _ = try puller.pull()
         var times: [Double] = []
         for round in 0..<rounds {
-            let path = source + "/l0.lproj/Table0.strings"
+            let path = source + "/" + ManyLanguagesInstall.language(0) + ".lproj/Table0.strings"
             let text = try String(contentsOfFile: path, encoding: .utf8) + "\"key0\" = \"changed \(round)\";\n"
             try FileSystem.writeFile(Array(text.utf8), toPath: path)
             try publish()

@@ -165,25 +165,8 @@ import Testing
     }
 }
 
+/// The names themselves are decided by `BundleNames` (BundleNamesTests in HotStringsServiceTests).
 @Suite struct BundleLayoutTests {
-    @Test(arguments: [
-        ("de.lproj", "de"), ("pt-BR.lproj", "pt-BR"), ("German.lproj", "German"), ("Base.lproj", "Base"),
-        (".de.lproj", nil), ("de.lproj~", nil), (".lproj", nil), ("de", nil), (".~tmp~", nil),
-    ] as [(String, String?)])
-    func languageFolders(_ example: (String, String?)) {
-        #expect(BundleLayout.language(ofFolder: example.0) == example.1)
-    }
-
-    @Test(arguments: [
-        ("Localizable.strings", "Localizable"), ("InfoPlist.strings", "InfoPlist"),
-        (".Localizable.strings.Xa9f3Q", nil), (".Localizable.strings.swp", nil), ("Localizable.strings~", nil),
-        ("4913", nil), ("..data", nil), (".strings", nil), ("Localizable.stringsdict", "Localizable"),
-        (".stringsdict", nil), ("Localizable.stringsdict~", nil),
-    ] as [(String, String?)])
-    func tableFiles(_ example: (String, String?)) {
-        #expect(BundleLayout.table(ofFile: example.0) == example.1)
-    }
-
     @Test func symlinkSwapNames() {
         #expect(BundleLayout.isSymlinkSwap("..data"))
         #expect(BundleLayout.isSymlinkSwap("..data_tmp"))

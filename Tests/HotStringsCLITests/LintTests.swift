@@ -69,10 +69,11 @@ struct LintTests {
             let de = "\(root)/App/de.lproj/Localizable.strings"
             #expect(result.code == 0)
             #expect(result.lines == [
+                "\(root)/App/.hidden.lproj: note: a hidden name: not served as a language folder",
                 "\(de): warning: key 'b' is missing (present in en.lproj/Localizable.strings)",
                 "\(de): warning: key 'c' is missing (present in en.lproj/Localizable.strings)",
                 "\(de):2:1: warning: key 'z' is not in the development language (en)",
-                "7 files, 12 keys, 0 errors, 3 warnings",
+                "7 files, 12 keys, 0 errors, 3 warnings, 1 skipped",
             ])
         }
     }

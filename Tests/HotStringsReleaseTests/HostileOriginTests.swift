@@ -100,7 +100,9 @@ import Testing
             try file.close()
             let digest = SHA256.hex(hash.finalize())
             try FileSystem.rename(temporary, to: fixture.output + "/files/" + digest)
-            manifest.files.append(ReleaseManifest.File(path: "l\(index).lproj/Big.strings",
+            // `la.lproj` … `lh.lproj`: language folders, which a manifest's paths must be.
+            let language = "l" + String(Array("abcdefgh")[index])
+            manifest.files.append(ReleaseManifest.File(path: language + ".lproj/Big.strings",
                                                        size: head.count + (8 << 20) + tail.count, sha256: digest))
         }
         manifest.release = "large"
@@ -109,7 +111,7 @@ import Testing
         let (pull, highWater) = try Self.pullInAProcessOfItsOwn(["pull", origin.url, fixture.target, "--timeout", "60"])
         #expect(pull.process.termination == .exited(0), "\(pull.errorText)")
         #expect(fixture.currentRelease == "large")
-        #expect(try FileSystem.readFile(atPath: fixture.target + "/l7.lproj/Big.strings", maximumSize: 16 << 20)
+        #expect(try FileSystem.readFile(atPath: fixture.target + "/lh.lproj/Big.strings", maximumSize: 16 << 20)
             .count == (8 << 20) + 22)
         // Streamed, the pull peaked at 56.2 MB; with the sink made to keep each body in memory too, at 98.0 MB.
         #expect(highWater > 0 && highWater < 76 << 20, "the pull's resident high-water mark was \(highWater) bytes")

@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aBundleWithOnlyZhTWAnswersZhHantTW() throws {
-        let matcher = LanguageMatcher(languages: ["en", "zh_TW"].compactMap { LanguageTag(folderName: $0 + ".lproj") })
+        let matcher = LanguageMatcher(languages: ["en", "zh_TW"].compactMap { LanguageTag($0) })
         #expect(matcher.matches(for: try #require(LanguageTag("zh-Hant-TW"))).map(\.language.identifier) == ["zh-TW"])
         #expect(matcher.matches(for: try #require(LanguageTag("zh-HK"))).map(\.language.identifier) == ["zh-TW"])
         #expect(matcher.matches(for: try #require(LanguageTag("zh-CN"))).isEmpty)

@@ -76,22 +76,6 @@ import StringsFormat
         #expect(tag.fallbacks.map(\.identifier) == expected)
     }
 
-    static let folders: [(String, String?)] = [
-        ("de.lproj", "de"),
-        ("pt_BR.lproj", "pt-BR"),
-        ("German.lproj", "de"),
-        ("Base.lproj", "Base"),
-        ("de", nil),
-        (".lproj", nil),
-        ("de.LPROJ", nil),
-        ("de.lproj.bak", nil),
-    ]
-
-    @Test(arguments: folders)
-    func folderName(name: String, expected: String?) {
-        #expect(LanguageTag(folderName: name)?.identifier == expected)
-    }
-
     @Test func equalSpellingsHashAndOrderAlike() throws {
         let spellings = ["zh_hans", "ZH-HANS", "zh-Hans"].compactMap { LanguageTag($0) }
         #expect(spellings.count == 3)

@@ -2,8 +2,8 @@ import StringsFormat
 
 /// Language folders whose names are one language: `de.lproj` and `DE.lproj`, `de_DE.lproj` and `de-de.lproj`,
 /// `German.lproj` and `de.lproj`. A language is served from one folder, so one of them is served and the others are
-/// not, by one rule that the watcher serves by, `lint` reports by and `publish` refuses by.
-package enum LanguageFolders {
+/// not, by one rule that the watcher serves by, `lint` reports by, `publish` refuses by and the editor writes by.
+extension BundleNames {
     /// Folders of one bundle that are the same language.
     package struct Clash: Sendable, Hashable {
         /// The language they all are.
@@ -16,7 +16,7 @@ package enum LanguageFolders {
 
         /// What is wrong and what to do, naming every folder.
         package var message: String {
-            let all = ([served] + unserved).sorted(by: LanguageFolders.inByteOrder)
+            let all = ([served] + unserved).sorted(by: BundleNames.inByteOrder)
             let names = all.map { "'\($0)'" }
             let listed = names.count == 2 ? names.joined(separator: " and ")
                 : names.dropLast().joined(separator: ", ") + " and " + names.last!
@@ -31,8 +31,8 @@ package enum LanguageFolders {
     /// language folder, hidden ones and repeats are ignored), in the order of their served folder's name.
     package static func clashes(among folders: some Sequence<String>) -> [Clash] {
         var byLanguage: [LanguageTag: Set<String>] = [:]
-        for name in folders where !name.hasPrefix(".") {
-            guard let language = LanguageTag(folderName: name) else { continue }
+        for name in folders {
+            guard let language = language(ofFolder: name) else { continue }
             byLanguage[language, default: []].insert(name)
         }
         return byLanguage.compactMap { language, names in
@@ -44,7 +44,7 @@ package enum LanguageFolders {
     package static func clash(of language: LanguageTag, among names: some Collection<String>) -> Clash {
         precondition(names.count > 1, "a clash takes two folders or more")
         let sorted = names.sorted(by: inByteOrder)
-        let served = sorted.first { $0 == language.identifier + ".lproj" } ?? sorted[0]
+        let served = sorted.first { $0 == language.identifier + languageFolderSuffix } ?? sorted[0]
         return Clash(language: language, served: served, unserved: sorted.filter { $0 != served })
     }
 
