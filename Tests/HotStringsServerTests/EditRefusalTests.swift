@@ -88,16 +88,15 @@ struct EditRefusalTests {
         let sandbox = try Sandbox()
         let daemon = try Daemon.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
-        let answer = try client.request(
-            #"{"id":1,"op":"set","key":"profile.online","value":"%d ist online","language":"ko","createLanguage":true}"#,
-            timeout: .seconds(20))
+        let korean = #""key":"profile.online","language":"ko","createLanguage":true"#
+        let answer = try client.request(#"{"id":1,"op":"set","value":"%d ist online",\#(korean)}"#,
+                                        timeout: .seconds(20))
         #expect(answer["error"]?.string("code") == "bad_request", "\(answer)")
         #expect(answer["error"]?.string("message")?.contains("format specifiers") == true, "\(answer)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.bundle + "/ko.lproj"))
         // Accepted, the same language gets its folder and file.
-        let accepted = try client.request(
-            #"{"id":2,"op":"set","key":"profile.online","value":"%@ ist online","language":"ko","createLanguage":true}"#,
-            timeout: .seconds(20))
+        let accepted = try client.request(#"{"id":2,"op":"set","value":"%@ ist online",\#(korean)}"#,
+                                          timeout: .seconds(20))
         #expect(accepted.string("file") == "ko.lproj/Localizable.strings", "\(accepted)")
         #expect(try daemon.terminate() == 0)
     }
