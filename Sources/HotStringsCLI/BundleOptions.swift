@@ -102,6 +102,7 @@ extension UsageError {
         case .maximumReleaseSize: PullSettings.maximumReleaseSize.spec.name
         case .maximumRedirects: PullSettings.maximumRedirects.spec.name
         case .pullTimeout: timeoutOption
+        case .editLockTimeout: ServeCommand.editLockTimeout.spec.name
         }
         self.init("--\(flag) takes \(requirement)")
     }

@@ -143,7 +143,11 @@ struct EditOptions {
                                       io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         if let bundle {
             do throws(BundleEditor.Failure) {
-                let file = try BundleEditor(root: bundle, developmentLanguage: developmentLanguage).apply(edit)
+                var editor = try BundleEditor(root: bundle, developmentLanguage: developmentLanguage)
+                // Whether the daemon serving the bundle makes the pseudo-languages is not known here: their folders
+                // would not be served where it does, so they are never written.
+                editor.servesPseudoLanguages = true
+                let file = try editor.apply(edit)
                 io.stdout.write(DisplayText.escaped(file) + "\n")
                 return ExitCode.success
             } catch {

@@ -61,7 +61,7 @@ struct ServeCommand: Command {
         ],
         options: BundleOptions.options + [
             socket, socketMode, stateDirectory, allowedUserIDs, clientBuffer, logLevel, pullURL, pullInterval,
-        ] + PullSettings.limits + [pullTimeout, webPort, webNewToken],
+        ] + PullSettings.limits + [pullTimeout, webPort, webNewToken, editLockTimeout],
         exitCodes: [
             (ExitCode.success, "Stopped by SIGTERM or SIGINT."),
             (ExitCode.failure, "The daemon could not start (the reason is on standard error)."),
@@ -93,6 +93,11 @@ struct ServeCommand: Command {
         help: "Serve the translator's page on 127.0.0.1:PORT (docs/WEB.md; 0: a free port, logged).")
     static let webNewToken: CommandOption<Bool> = .flag(
         "web-new-token", help: "Replace the page's saved token with a new one.")
+    static let editLockTimeout: CommandOption<Duration> = .value(
+        "edit-lock-timeout", .duration(plain: .seconds, in: ServiceOptions.Limits.editLockTimeout.closed),
+        default: .seconds(5),
+        help: "How long a set or remove (from a client or the page) waits for its language folder's lock, which "
+            + "any process that can open the folder can hold, before it fails with busy, nothing written.")
 
     var configuration: ServerConfiguration
     var logLevel: Log.Level
@@ -100,10 +105,16 @@ struct ServeCommand: Command {
     init(arguments: ParsedArguments) throws(UsageError) {
         let bundleOptions = try BundleOptions(arguments)
         let environment = ProcessInfo.processInfo.environment
-        let service = try bundleOptions.service(
+        var service = try bundleOptions.service(
             bundle: try BundleOptions.bundle(arguments.positionals.first ?? "."),
             stateDirectory: try arguments[Self.stateDirectory] ?? Self.defaultStateDirectory(environment),
             pull: try Self.pull(arguments))
+        let editLockTimeout = try arguments[Self.editLockTimeout]
+        do throws(ServiceOptions.Error) {
+            try service.setEditLockTimeout(editLockTimeout)
+        } catch {
+            throw UsageError(error)
+        }
         configuration = ServerConfiguration(
             service: service,
             socketPath: SocketPath.resolve(option: try arguments[Self.socket], environment: environment,

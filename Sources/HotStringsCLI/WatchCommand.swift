@@ -71,6 +71,7 @@ struct WatchCommand: Command {
             for output in outputs {
                 switch output {
                 case .firstScanServed: Log.info("watching \(root)")
+                case .offCore: continue
                 case .event(let line, _), .snapshot(_, let line), .slowClientResync(_, let line),
                      .slowClientSnapshot(_, let line), .response(_, let line):
                     lines += line

@@ -16,9 +16,10 @@ extension LiveStrings {
     ///   - createLanguage: create the language's folder when the bundle has none.
     ///   - force: write a value whose format specifiers differ from the development language's.
     /// - Returns: the file written, relative to the bundle (`de.lproj/Localizable.strings`).
-    /// - Throws: `LiveStringsError` of code `.rejected` (`rejectionCode` `bad_request` for a bad key or value or
-    ///   differing specifiers, `unsupported_language`, `not_found`, `internal` when the file could not be written),
-    ///   `.notConnected` while the daemon is away.
+    /// - Throws: `LiveStringsError` of code `.rejected` (`rejectionCode` `bad_request` for a bad key or value,
+    ///   differing specifiers, a pseudo-language or a bundle managed by `pull`; `unsupported_language`, `not_found`,
+    ///   `busy` when another process kept the language folder locked past the server's deadline, nothing written;
+    ///   `internal` when the file could not be written), `.notConnected` while the daemon is away.
     @discardableResult
     public func set(_ key: String, to value: String, language: String, table: String = LiveStrings.defaultTable,
                     form: String? = nil, variable: String? = nil, device: String? = nil, comment: String? = nil,

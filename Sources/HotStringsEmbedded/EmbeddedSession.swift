@@ -108,6 +108,9 @@ final class EmbeddedSession: Sendable {
             switch output {
             case .firstScanServed:
                 deliver(.event(.connected))
+            case .offCore:
+                // Answers are matched by request id: a request waiting for a worker holds nothing here.
+                continue
             case .event(let event, _), .snapshot(_, let event), .slowClientResync(_, let event),
                  .slowClientSnapshot(_, let event):
                 deliver(.event(event))

@@ -148,6 +148,7 @@ package final class EmbeddedTransport: HotStringsTransport {
             var service = try ServiceOptions(bundle: bundle, developmentLanguage: options.developmentLanguage,
                                              watcher: watcher, stateDirectory: options.stateDirectory, pull: pulling)
             service.pseudoLanguages = options.pseudoLanguages
+            try service.setEditLockTimeout(options.editLockTimeout)
             return service
         } catch {
             let name = switch error.option {
@@ -161,6 +162,7 @@ package final class EmbeddedTransport: HotStringsTransport {
             case .maximumReleaseSize: "maximumReleaseSize"
             case .maximumRedirects: "maximumRedirects"
             case .pullTimeout: "timeout"
+            case .editLockTimeout: "editLockTimeout"
             }
             throw EmbeddedStartError(.invalidOption, description: "\(name) takes \(error.requirement)")
         }

@@ -80,6 +80,8 @@ final class EmbeddedWeb: Sendable {
                 if client == session { forSession.append(output) } else {
                     forPage.append(.slowClientSnapshot(client, Self.line(event)))
                 }
+            case .offCore(let client):
+                if client == session { forSession.append(output) } else { forPage.append(.offCore(client)) }
             }
         }
         loop.submit(forPage)

@@ -30,12 +30,18 @@ extension LiveStrings {
         /// Called once, when the page is served, with its address and token (`http://127.0.0.1:PORT/?token=…`):
         /// for a debug menu, or to open a browser.
         public var onWebPage: (@Sendable (String) -> Void)?
+        /// How long `set` and `remove` (this process's, and the page's) wait for their language folder's lock, which
+        /// any process that can open the folder can hold, before they fail with `busy` and nothing written (5 seconds
+        /// by default, from 0 to an hour; as `serve --edit-lock-timeout`). The wait is on a thread of the host's
+        /// own: lookups, reloads and other requests go on meanwhile.
+        public var editLockTimeout: Duration
 
         /// Options; every parameter has a default suited to an application.
         public init(developmentLanguage: String = "en", stateDirectory: String? = nil,
                     maximumFileSize: Int = 16 << 20, followsExternalSymlinks: Bool = false,
                     pseudoLanguages: Bool = false, webPort: UInt16? = nil, rotatesWebToken: Bool = false,
-                    onWebPage: (@Sendable (String) -> Void)? = nil) {
+                    onWebPage: (@Sendable (String) -> Void)? = nil, editLockTimeout: Duration = .seconds(5)) {
+            self.editLockTimeout = editLockTimeout
             self.webPort = webPort
             self.rotatesWebToken = rotatesWebToken
             self.onWebPage = onWebPage

@@ -14,7 +14,7 @@ extension IOLoop {
 
     /// Whether the connection may have more of its requests handed to the core now (its own limits).
     func mayTakeRequests(_ connection: Connection, _ limits: Limits) -> Bool {
-        !connection.isClosing && connection.inFlight < limits.requestsInFlight
+        !connection.isClosing && !connection.isAwaitingWork && connection.inFlight < limits.requestsInFlight
             && connection.outbox.requestedBytes < limits.answerBytesSoftCap
     }
 
@@ -174,12 +174,25 @@ extension IOLoop {
             // The client asked for it: queued whatever its buffer holds; then it may send more.
             guard let fd = state.descriptors[id] else { return }
             queueAnswer(bytes, fd, &state)
-            guard state.connections[fd] != nil else { return }
+            guard let connection = state.connections[fd] else { return }
             state.connections[fd]?.inFlight -= 1
-            state.coreInFlight -= 1
+            if connection.isAwaitingWork {
+                // The answer of the request a worker had: the requests held behind it are the core's again.
+                state.connections[fd]?.isAwaitingWork = false
+                state.coreInFlight += connection.inFlight - 1
+            } else {
+                state.coreInFlight -= 1
+            }
             // Lines already buffered by the framer wait for the core again; a half-closed client may be done.
             awaitCore(fd, &state)
             finishIfAllAnswered(fd, &state)
+            updateInterest(fd, &state)
+        case .offCore(let id):
+            // Its requests wait for a worker, not for the core: they leave the core's backlog to other clients.
+            guard let fd = state.descriptors[id], let connection = state.connections[fd],
+                  !connection.isAwaitingWork else { return }
+            state.connections[fd]?.isAwaitingWork = true
+            state.coreInFlight -= connection.inFlight
             updateInterest(fd, &state)
         case .snapshot(let id, let bytes):
             // A subscription's snapshot, right after its answer, counted as one.

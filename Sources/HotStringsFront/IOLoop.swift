@@ -200,6 +200,10 @@ package final class IOLoop: Sendable {
         var isAwaitingCore = false
         /// In `State.needsFlush`.
         var isFlushQueued = false
+        /// A request of its is off the core, waiting for a worker (`ServiceOutput.offCore`): until its answer, the
+        /// requests it has in flight wait in the core and are not counted in `State.coreInFlight`, and it hands on
+        /// no more.
+        var isAwaitingWork = false
     }
 
     struct State {
@@ -285,8 +289,9 @@ package final class IOLoop: Sendable {
     func close(_ fd: Int32, _ state: inout State) {
         guard let connection = state.connections.removeValue(forKey: fd) else { return }
         state.descriptors[connection.id] = nil
-        // Its answers will not come back as `requestDone` (the ID is gone), so its share is released now.
-        state.coreInFlight -= connection.inFlight
+        // Its answers will not come back as `requestDone` (the ID is gone), so its share is released now (none
+        // while its requests wait for a worker: released then).
+        if !connection.isAwaitingWork { state.coreInFlight -= connection.inFlight }
         poller.remove(fd)
         SocketIO.close(fd)
         connectionCount.subtract(1, ordering: .relaxed)

@@ -35,6 +35,9 @@ package struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertibl
         case tooLarge = "too_large"
         /// The server failed; the message says how.
         case `internal` = "internal"
+        /// `set` or `remove` found the language folder locked by another process until its deadline; nothing was
+        /// written, and the same request may be sent again.
+        case busy = "busy"
     }
 
     /// The error code.

@@ -52,6 +52,12 @@ package struct ReleaseStore: Sendable {
         return Names.releaseID(ofFolder: target) ?? Names.oldLayoutReleaseID(ofFolder: target)
     }
 
+    /// Whether the bundle is laid out by releases: its `..data` link leads to a release folder (or, before the first
+    /// release, to the empty folder). Its files are a release's, replaced whole by the next pull and brought back
+    /// by `rollback`, so an edit made in them would be lost or taken for published text: edits belong in the
+    /// origin's source. One `readlink`, nothing read.
+    package var holdsReleases: Bool { currentFolderName() != nil }
+
     /// The name `..data` leads to, when it is a link to a name in the bundle.
     func currentFolderName() -> String? {
         guard let target = try? FileSystem.linkTarget(atPath: bundle + "/" + Names.dataLink),

@@ -14,6 +14,8 @@ extension BundleEditor {
         var file: String
         /// For a catalog: the language as the catalog spells it (a new localization: as `languages` lists it).
         var language: String
+        /// Whether the folder is a new language's, made only once the edit is judged acceptable.
+        var isNewFolder = false
 
         init(_ kind: Kind, folder: String, name: String, language: String = "") {
             self.kind = kind
@@ -84,20 +86,16 @@ extension BundleEditor {
                          language: spelled ?? language.identifier)
         }
         if let folder { return Place(.strings, folder: folder, name: table + ".strings") }
-        // A language served by a catalog only, or a new one: its folder is made.
+        // A language served by a catalog only, or a new one: its folder is made (by `apply`, once the edit is judged).
         guard edit.createsLanguage || catalogLanguages().contains(language) else {
             throw try unknownLanguage(edit.language)
         }
         guard let created = BundleNames.languageFolder(written: language.identifier) else {
             throw Failure(.invalidInput, "'\(DisplayText.escaped(language.identifier))' names no language folder")
         }
-        do {
-            try FileSystem.makeDirectory(atPath: path(of: created))
-        } catch where error.errno == .exists {
-        } catch {
-            throw Failure(.cannotWrite, "cannot create \(display(created)): \(error)")
-        }
-        return Place(.strings, folder: created, name: table + ".strings")
+        var place = Place(.strings, folder: created, name: table + ".strings")
+        place.isNewFolder = true
+        return place
     }
 
     /// Where a device's text (or form) goes: the language folder's `.stringsdict` entry when it serves the key (its

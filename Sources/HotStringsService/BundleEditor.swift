@@ -1,4 +1,5 @@
 import BundleChanges
+import HotStringsRelease
 import LinuxSystem
 import StringsFormat
 
@@ -71,6 +72,11 @@ package struct BundleEditor: Sendable {
             case cannotEdit
             /// The file system refused: a full disk, a read-only folder, no permission.
             case cannotWrite
+            /// The language folder stayed locked by another process until the deadline (`lockTimeout`).
+            case busy
+            /// Nothing of the bundle, or of this language, is written here: a bundle managed by `pull` (its files
+            /// are a release's), or a pseudo-language (made from the development language).
+            case readOnly
         }
 
         /// What kind of failure.
@@ -98,6 +104,15 @@ package struct BundleEditor: Sendable {
     package var maximumFileSize = 16 << 20
     /// How often a file that keeps changing between read and write is read again before the edit fails.
     package var attempts = 16
+    /// How long the language folder's lock is waited for before the edit fails with `busy` (any process that can
+    /// open the folder can hold it).
+    package var lockTimeout = Duration.seconds(5)
+    /// Whether the pseudo-languages (`en-XA`, `ar-XB`) are made from the development language where the bundle is
+    /// served, so a folder of theirs would never be: they are refused.
+    package var servesPseudoLanguages = false
+    /// Whether the server this editor belongs to pulls releases into the bundle (`serve --pull`): every edit is
+    /// refused, even before the first release is in.
+    package var isFedByPull = false
     /// Called after each attempt's edit is made and before the file is replaced, with the attempt's number (tests
     /// save the file as an editor would there, to show the edit is made again on the new file).
     package var beforeReplacing: (@Sendable (Int) -> Void)?
@@ -115,16 +130,88 @@ package struct BundleEditor: Sendable {
 
     /// Makes `edit`, and returns the path of the file written relative to the root (`de.lproj/Localizable.strings`).
     /// An edit that changes no byte writes nothing and returns the file all the same.
-    /// - Throws: `Failure`, with nothing written.
-    package func apply(_ edit: Edit) throws(Failure) -> String {
+    ///
+    /// Blocks: it waits for the folder's lock (up to `lockTimeout`), reads and writes files and flushes them. The
+    /// service calls it on a worker thread, never on the core.
+    /// - Parameters:
+    ///   - lockDeadline: when the wait for the folder's lock ends (nil: `lockTimeout` from now); the lock is tried
+    ///     once even past it.
+    ///   - shouldGiveUp: asked while the lock is waited for; true ends the wait (the service is stopping).
+    /// - Throws: `Failure`, with nothing written (a folder made for a new language is removed again).
+    package func apply(_ edit: Edit, lockDeadline: ContinuousClock.Instant? = nil,
+                       shouldGiveUp: () -> Bool = { false }) throws(Failure) -> String {
+        let deadline = lockDeadline ?? .now + lockTimeout
         try Self.check(edit)
+        if let reason = readOnlyReason(for: edit.language) { throw Failure(.readOnly, reason) }
         let place = try place(of: edit)
-        try checkContained(place)
+        if place.isNewFolder {
+            // Judged before anything is made: a refused value leaves no empty folder behind.
+            _ = try edited([], at: place, by: edit)
+        }
+        let isFolderMade = try makeFolder(of: place)
+        do {
+            return try write(edit, at: place, lockDeadline: deadline, shouldGiveUp: shouldGiveUp)
+        } catch {
+            // Only an empty folder goes; one another writer filled meanwhile stays.
+            if isFolderMade { try? FileSystem.removeDirectory(atPath: path(of: place.folder)) }
+            throw error
+        }
+    }
+
+    /// Why nothing is written for `language`, or nil when edits are allowed: a bundle managed by `pull` (this
+    /// server pulls into it, or it holds releases), a pseudo-language.
+    package func readOnlyReason(for language: String? = nil) -> String? {
+        if isFedByPull || ReleaseStore(bundle: root).holdsReleases {
+            return "the bundle is managed by pull: its files are a release's, replaced by the next one (edit the "
+                + "origin's source and publish a release instead)"
+        }
+        if servesPseudoLanguages, let language, let tag = LanguageTag(language), tag != developmentLanguage,
+           PseudoLocalizer(language: tag) != nil {
+            return "'\(tag.identifier)' is a pseudo-language, made from '\(developmentLanguage.identifier)' where the "
+                + "bundle is served: edit '\(developmentLanguage.identifier)' instead"
+        }
+        return nil
+    }
+
+    /// Makes the folder of a new language's place; true when this call made it.
+    private func makeFolder(of place: Place) throws(Failure) -> Bool {
+        guard place.isNewFolder else {
+            try checkContained(place)
+            return false
+        }
+        var isMade = true
+        do {
+            try FileSystem.makeDirectory(atPath: path(of: place.folder))
+        } catch where error.errno == .exists {
+            isMade = false
+        } catch {
+            throw Failure(.cannotWrite, "cannot create \(display(place.folder)): \(error)")
+        }
+        do {
+            try checkContained(place)
+        } catch {
+            if isMade { try? FileSystem.removeDirectory(atPath: path(of: place.folder)) }
+            throw error
+        }
+        return isMade
+    }
+
+    /// Under the folder's lock: reads the file, edits it and replaces it, again while it changes between the two.
+    private func write(_ edit: Edit, at place: Place, lockDeadline: ContinuousClock.Instant,
+                       shouldGiveUp: () -> Bool) throws(Failure) -> String {
         let lock: DirectoryLock
         do {
-            lock = try DirectoryLock(path: path(of: place.folder))
+            lock = try DirectoryLock(path: path(of: place.folder), deadline: lockDeadline, shouldGiveUp: shouldGiveUp)
         } catch {
-            throw Failure(.cannotWrite, "cannot lock \(display(place.folder)): \(error)")
+            switch error {
+            case .busy:
+                throw Failure(.busy, "\(display(place.folder)) was still locked by another process \(lockTimeout) "
+                              + "after the edit was asked for; nothing was written (try again)")
+            case .abandoned:
+                throw Failure(.busy, "the server is stopping; nothing was written")
+            case .system(let error):
+                throw Failure(.cannotWrite, "cannot lock \(display(place.folder)): \(error)")
+            }
         }
         defer { withExtendedLifetime(lock) {} }
         for attempt in 0..<attempts {

@@ -2,18 +2,26 @@ import HotStringsProtocol
 import StringsFormat
 
 extension ProtocolService {
-    /// Makes a `set` or `remove` in the bundle's files and answers with the file written (`"file"`, relative to the
-    /// root). The store is not touched: the watcher sees the file's rename like an editor's save, so the edit
-    /// reaches the subscribers as one `reload`, through the same door as every other change.
+    /// The work of a `set` or `remove`, for the `writes` worker: it makes the edit in the bundle's files and answers
+    /// with the file written (`"file"`, relative to the root). The store is not touched: the watcher sees the file's
+    /// rename like an editor's save, so the edit reaches the subscribers as one `reload`, through the same door as
+    /// every other change.
+    ///
+    /// The folder's lock is waited for until `lockTimeout` after the request reached the core (not after the edits
+    /// queued before it), then the edit fails with `busy`.
     ///
     /// Every connection the front admits may edit: the daemon admits only its own user, root and `--allow-uid`
     /// users, who may write the bundle's files anyway; embedded mode serves its own process.
-    func edit(_ edit: BundleEditor.Edit) throws(ProtocolError) -> [(String, JSONValue)] {
+    func edit(_ edit: BundleEditor.Edit) throws(ProtocolError) -> OffCoreWork {
         guard let editor = environment.bundleEditor else { throw .internal("this server does not edit its bundle") }
-        do {
-            return [("file", .string(try editor.apply(edit)))]
-        } catch {
-            throw ProtocolError(error)
+        let deadline = ContinuousClock.now + editor.lockTimeout
+        return OffCoreWork(.writes) { shouldGiveUp in
+            do throws(BundleEditor.Failure) {
+                let file = try editor.apply(edit, lockDeadline: deadline, shouldGiveUp: shouldGiveUp)
+                return .answer(.success([("file", .string(file))]))
+            } catch {
+                return .answer(.failure(ProtocolError(error)))
+            }
         }
     }
 }
@@ -33,11 +41,13 @@ extension BundleEditor.Edit {
 
 extension ProtocolError {
     /// The answer to an edit that failed: `bad_request` for input no file may hold (and format specifiers that
-    /// differ), `unsupported_language` listing the languages served, `not_found` for a missing key, `internal` for
-    /// what the file system refused.
+    /// differ, a bundle managed by pull, a pseudo-language), `unsupported_language` listing the languages served,
+    /// `not_found` for a missing key, `busy` for a folder locked past the deadline, `internal` for what the file
+    /// system refused.
     package init(_ failure: BundleEditor.Failure) {
         switch failure.kind {
-        case .invalidInput, .specifierMismatch, .cannotEdit: self.init(.badRequest, failure.message)
+        case .invalidInput, .specifierMismatch, .cannotEdit, .readOnly: self.init(.badRequest, failure.message)
+        case .busy: self.init(.busy, failure.message)
         case .unknownLanguage: self.init(.unsupportedLanguage, failure.message, available: failure.available)
         case .noSuchKey: self.init(.notFound, failure.message)
         case .cannotWrite: self.init(.internal, failure.message)

@@ -5,20 +5,54 @@ import StringsFormat
 import StringsStore
 
 extension ProtocolService {
+    /// How a request is answered: now, or once its work off the core is done.
+    enum Answering {
+        /// The members of the answer, after `id` and `ok`.
+        case now([(String, JSONValue)])
+        /// The work that may block, for a worker; its result finishes the request (`finishWork`).
+        case offCore(OffCoreWork)
+    }
+
     /// Answers `request` of `client`; events it causes (a `language` event) go out before the answer, a
-    /// subscription's snapshot after it.
+    /// subscription's snapshot after it. A request whose work may block is handed off the core: its answer comes
+    /// with the work's result, and the client's requests wait until then.
     func answer(_ request: Request, id requestID: RequestID?, from client: ClientID) async {
         if case .table(let language, let table) = request {
             return await answerTable(language, table, requestID, client)
         }
         let result: Result<[(String, JSONValue)], ProtocolError>
         do {
-            result = .success(try await perform(request, for: client))
+            switch try await perform(request, for: client) {
+            case .now(let fields): result = .success(fields)
+            case .offCore(let work): return await handOff(work, of: client, requestID)
+            }
         } catch {
             result = .failure(error)
         }
         respond(to: client, requestID, result)
         if case .subscribe(let options) = request, case .success = result { await subscribe(client, options) }
+    }
+
+    /// Hands `work` to a worker of the host; the client's requests wait in the core until its result is answered.
+    private func handOff(_ work: OffCoreWork, of client: ClientID, _ requestID: RequestID?) async {
+        guard let handOff = environment.handOff else {
+            return await finishWork(of: client, requestID, work.run { false })
+        }
+        clientsAwaitingWork[client] = []
+        outputs.append(.offCore(client))
+        handOff(work, client, requestID)
+    }
+
+    /// Answers the request whose work was done off the core, then the requests the client sent meanwhile.
+    func finishWork(of client: ClientID, _ requestID: RequestID?, _ result: WorkResult) async {
+        switch result {
+        case .answer(let answer):
+            respond(to: client, requestID, answer)
+        case .selectionSaved(let language, let saved):
+            respond(to: client, requestID, await applySelection(language, saved: saved))
+        }
+        guard let held = clientsAwaitingWork.removeValue(forKey: client) else { return }
+        for input in held { await process(input) }
     }
 
     /// Answers a `table` request from the kept answers when the store has not changed since one was rendered for
@@ -32,7 +66,7 @@ extension ProtocolService {
         }
         let result: Result<[(String, JSONValue)], ProtocolError>
         do {
-            result = .success(try await perform(.table(language: language, table: table), for: client))
+            result = .success(try await tableFields(language, table))
         } catch {
             result = .failure(error)
         }
@@ -41,16 +75,15 @@ extension ProtocolService {
         outputs.append(.response(client, Rendering.answer(rendered, to: requestID)))
     }
 
-    /// The members of the answer to `request`, after `id` and `ok`.
-    private func perform(_ request: Request, for client: ClientID) async throws(ProtocolError)
-        -> [(String, JSONValue)] {
+    /// The members of the answer to `request`, after `id` and `ok`, or the work off the core that answers it.
+    private func perform(_ request: Request, for client: ClientID) async throws(ProtocolError) -> Answering {
         switch request {
         case .hello:
-            return [
+            return .now([
                 ("server", .string(HotStringsVersion.serverName)), ("protocol", .integer(1)),
                 ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
                 ("root", .string(environment.root)), ("developmentLanguage", .string(store.developmentLanguage)),
-            ]
+            ])
         case .languages:
             let pseudo = store.pseudoLanguages
             let summaries = await store.languages().map { summary -> JSONValue in
@@ -61,104 +94,156 @@ extension ProtocolService {
                 if pseudo.contains(summary.language) { members.append(("pseudo", .bool(true))) }
                 return .object(members)
             }
-            return [
+            return .now([
                 ("languages", .array(summaries)),
                 ("selected", .string(orNull: await store.selectedLanguage?.identifier)),
                 ("developmentLanguage", .string(store.developmentLanguage)),
-            ]
+            ])
         case .get(let key, let table, let languages):
             let lookup = await store.lookup(key, table: table, preferences: languages)
             var fields: [(String, JSONValue)] = [("value", .string(lookup.value)),
                                                  ("language", .string(orNull: lookup.language)),
                                                  ("found", .bool(lookup.found))]
             if let rule = lookup.rule { fields.append(("rule", JSONValue(propertyList: rule.propertyList))) }
-            return fields
+            return .now(fields)
         case .table(let language, let table):
-            guard let tag = LanguageTag(language),
-                  let found = await store.content(TableID(language: tag, table: table))
-            else { throw .notFound("no table '\(table)' in language '\(language)'") }
-            var fields: [(String, JSONValue)] = [
-                ("entries", .object(found.entries.map { ($0.key, .string($0.value.plainText)) })),
-                ("language", .string(tag.identifier)), ("seq", .integer(await store.seq)),
-            ]
-            if !found.rules.isEmpty { fields.append(("rules", .object(found.rulePayload(for: found.rules.keys)))) }
-            return fields
+            return .now(try await tableFields(language, table))
         case .subscribe:
             // The subscription starts once this answer is queued (see `answer`), so its snapshot follows it.
-            return [("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq))]
+            return .now([("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq))])
         case .unsubscribe:
             unsubscribe(client)
-            return []
+            return .now([])
         case .selectLanguage(let language):
             return try await select(language)
         case .status:
             return await status()
         case .set(let write):
-            return try edit(BundleEditor.Edit(write))
+            return .offCore(try edit(BundleEditor.Edit(write)))
         case .remove(let key, let language, let table):
-            return try edit(BundleEditor.Edit(key: key, language: language, table: table, change: .removal))
+            return .offCore(try edit(BundleEditor.Edit(key: key, language: language, table: table, change: .removal)))
         case .reportMissing(let report):
             missingKeys.merge(report)
-            return []
+            return .now([])
         case .missing(let language, let table):
-            return missingKeys.answer(language: language, table: table)
+            return .now(missingKeys.answer(language: language, table: table))
         case .lint:
-            return lint()
+            return .offCore(lint())
         case .states(let table):
-            guard let editor = environment.bundleEditor else { return [("states", .object([]))] }
-            return [("states", editor.catalogStates(table: table).json)]
+            guard let editor = environment.bundleEditor else { return .now([("states", .object([]))]) }
+            // Every catalog of the table is read and parsed: off the core.
+            return .offCore(OffCoreWork(.reads) { _ in
+                .answer(.success([("states", editor.catalogStates(table: table).json)]))
+            })
         }
     }
 
-    /// Selects the app language: saved first, then applied and broadcast; a failed save changes nothing and
-    /// is an `internal` error naming the reason.
-    private func select(_ language: String?) async throws(ProtocolError) -> [(String, JSONValue)] {
+    /// The members of a `table` answer.
+    private func tableFields(_ language: String, _ table: String) async throws(ProtocolError) -> [(String, JSONValue)] {
+        guard let tag = LanguageTag(language), let found = await store.content(TableID(language: tag, table: table))
+        else { throw .notFound("no table '\(table)' in language '\(language)'") }
+        var fields: [(String, JSONValue)] = [
+            ("entries", .object(found.entries.map { ($0.key, .string($0.value.plainText)) })),
+            ("language", .string(tag.identifier)), ("seq", .integer(await store.seq)),
+        ]
+        if !found.rules.isEmpty { fields.append(("rules", .object(found.rulePayload(for: found.rules.keys)))) }
+        return fields
+    }
+
+    /// Selects the app language: saved first (off the core: a write and its `fsync`s), then applied and broadcast
+    /// (`applySelection`); a failed save changes nothing and is an `internal` error naming the reason.
+    private func select(_ language: String?) async throws(ProtocolError) -> Answering {
+        let tag: LanguageTag?
+        do {
+            tag = try await store.checkedSelection(language)
+        } catch {
+            throw Self.protocolError(error)
+        }
+        guard tag != (await store.selectedLanguage), let save = environment.saveSelection else {
+            return .now(try await selectionApplied(tag))
+        }
+        return .offCore(OffCoreWork(.writes) { _ in
+            do {
+                try save(tag?.identifier)
+                return .selectionSaved(tag, .success(()))
+            } catch {
+                return .selectionSaved(tag, .failure(.internal(StoreError.notSaved(reason: "\(error)").description)))
+            }
+        })
+    }
+
+    /// The answer to a `select-language` whose selection was saved (or not): applied and broadcast when it was.
+    private func applySelection(_ language: LanguageTag?, saved: Result<Void, ProtocolError>) async
+        -> Result<[(String, JSONValue)], ProtocolError> {
+        do {
+            try saved.get()
+            return .success(try await selectionApplied(language))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Selects `language` in the store, broadcasts the `language` event, and returns the answer's members.
+    private func selectionApplied(_ language: LanguageTag?) async throws(ProtocolError) -> [(String, JSONValue)] {
         let events: [StoreEvent]
         do {
-            if let save = environment.saveSelection {
-                events = try await store.selectLanguage(language, persistingWith: save)
-            } else {
-                events = try await store.selectLanguage(language)
-            }
+            events = try await store.selectLanguage(language?.identifier)
         } catch {
-            switch error {
-            case .unsupportedLanguage(let requested, let available):
-                throw .unsupportedLanguage(requested, available: available)
-            case .notSaved:
-                throw .internal(error.description)
-            }
+            throw Self.protocolError(error)
         }
         await broadcast(events)
         return [("selected", .string(orNull: await store.selectedLanguage?.identifier))]
     }
 
-    private func status() async -> [(String, JSONValue)] {
+    private static func protocolError(_ error: StoreError) -> ProtocolError {
+        switch error {
+        case .unsupportedLanguage(let requested, let available): .unsupportedLanguage(requested, available: available)
+        case .notSaved: .internal(error.description)
+        }
+    }
+
+    /// `status`: the core's own counts now; the installed release (its manifest and install record, read from the
+    /// bundle) and whether edits are refused, off the core.
+    private func status() async -> Answering {
         let status = environment.watcherStatus()
         let tables = await store.languages().reduce(0) { $0 + $1.tables.count }
         let uptime = (ContinuousClock.now - startedAt).components
-        return [
+        let head: [(String, JSONValue)] = [
             ("root", .string(status.root)), ("rootPresent", .bool(status.isRootPresent)),
             ("watchedDirectories", .integer(status.watchedDirectories)), ("files", .integer(status.files)),
             ("tables", .integer(tables)), ("subscribers", .integer(subscriptions.count)),
             ("connections", .integer(environment.connectionCount())), ("lastErrors", recentProblems.json),
             ("uptime", .double(Double(uptime.seconds) + Double(uptime.attoseconds) / 1e18)),
             ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
-            ("release", .string(orNull: ReleaseStore(bundle: environment.root).currentID())),
-            ("releaseInfo", Self.releaseInfo(of: ReleaseStore(bundle: environment.root).current())),
+        ]
+        let tail: [(String, JSONValue)] = [
             ("pull", environment.pullStatus?().json ?? .null),
             ("missing", missingKeys.statusJSON),
             ("web", environment.webURL.map { .object([("url", .string($0))]) } ?? .null),
         ]
+        let root = environment.root
+        let editor = environment.bundleEditor
+        return .offCore(OffCoreWork(.reads) { _ in
+            let releases = ReleaseStore(bundle: root)
+            let bundle: [(String, JSONValue)] = [
+                ("release", .string(orNull: releases.currentID())),
+                ("releaseInfo", releases.current()?.statusJSON ?? .null),
+                ("readOnly", .string(orNull: editor == nil ? "this server does not edit its bundle"
+                    : editor?.readOnlyReason())),
+            ]
+            return .answer(.success(head + bundle + tail))
+        })
     }
 
-    /// `status`'s `releaseInfo`: the installed release's sequence, signer key id and expiry (each null when the
-    /// release has none), or null when the bundle has no release.
-    private static func releaseInfo(of release: InstalledRelease?) -> JSONValue {
-        guard let release else { return .null }
-        return .object([
-            ("sequence", release.manifest.sequence.map { .integer(Int64($0)) } ?? .null),
-            ("signer", .string(orNull: release.signer)),
-            ("expires", .string(orNull: release.manifest.expires)),
+}
+
+extension InstalledRelease {
+    /// `status`'s `releaseInfo`: the release's sequence, signer key id and expiry (each null when it has none).
+    var statusJSON: JSONValue {
+        .object([
+            ("sequence", manifest.sequence.map { .integer(Int64($0)) } ?? .null),
+            ("signer", .string(orNull: signer)),
+            ("expires", .string(orNull: manifest.expires)),
         ])
     }
 }

@@ -33,6 +33,10 @@ package final class ProtocolService<Rendering: EventRendering> {
         package var webURL: String?
         /// Writes `set` and `remove` into the bundle's files (nil: they are refused).
         package var bundleEditor: BundleEditor?
+        /// Runs a request's work on a worker thread and hands its result back as `ServiceInput.workDone` for that
+        /// client and request (the host's workers). Nil runs the work on the spot, blocking: only for tests of the
+        /// service alone.
+        package var handOff: (@Sendable (OffCoreWork, ClientID, RequestID?) -> Void)?
 
         /// An environment; the selection is kept in memory unless `saveSelection` is set.
         package init(root: String, watcherStatus: @escaping @Sendable () -> WatcherStatus,
@@ -62,6 +66,9 @@ package final class ProtocolService<Rendering: EventRendering> {
     var tableAnswers = TableAnswers<Rendering.Answer>()
     /// The keys clients reported missing, merged and bounded.
     var missingKeys = MissingKeys()
+    /// The clients with a request's work off the core, and the requests each sent since, held until that work's
+    /// answer so that a client's answers keep the order of its requests.
+    var clientsAwaitingWork: [ClientID: [ServiceInput]] = [:]
 
     /// A service over `store`.
     package init(store: StringsStore, environment: Environment) {
@@ -77,7 +84,12 @@ package final class ProtocolService<Rendering: EventRendering> {
         return outputs
     }
 
-    private func process(_ input: ServiceInput) async {
+    func process(_ input: ServiceInput) async {
+        if let client = input.requester, clientsAwaitingWork[client] != nil {
+            // Answered after the client's request whose work is off the core, in the order they came.
+            clientsAwaitingWork[client]?.append(input)
+            return
+        }
         switch input {
         case .requestLine(let client, let line):
             guard hasScanned else { return hold(input) }
@@ -91,6 +103,8 @@ package final class ProtocolService<Rendering: EventRendering> {
             await answer(request, id: requestID, from: client)
         case .closed(let client):
             unsubscribe(client)
+            // Its work off the core ends all the same (an edit lands, a selection is applied); nothing more waits.
+            clientsAwaitingWork[client] = nil
         case .overflowed(let client):
             guard subscriptions[client] != nil else { break }
             let resync = Rendering.render(.resync(reason: "slow-client"), epoch: store.epoch, seq: await store.seq)
@@ -109,6 +123,8 @@ package final class ProtocolService<Rendering: EventRendering> {
                 return
             }
             await subscribe(client, options)
+        case .workDone(let client, let requestID, let result):
+            await finishWork(of: client, requestID, result)
         }
     }
 

@@ -78,6 +78,10 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
     package let passingPullProblem: ReleaseError?
     private let selection: SelectionFile?
     private let hooks: Hooks
+    /// The threads that run what may block, so the core never does: one for writes (edits, the selection's save),
+    /// one for reads of the bundle (`lint`, `states`, `status`'s release), each started with its first job.
+    private let writer = ServiceWorker(name: "hotstrings-edit")
+    private let reader = ServiceWorker(name: "hotstrings-read")
     private let inputs: AsyncStream<ServiceInput>.Continuation
     private let lifecycle: Mutex<Lifecycle>
     /// Batches queued and not yet taken by the core (counted only against `ServiceOptions.batchBacklog`).
@@ -148,6 +152,10 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
                 if case .batch = input { self.queuedBatches.subtract(1, ordering: .relaxed) }
                 deliver(await service.handle(input))
             }
+            // No input is taken any more, so no work's result either: the workers end (an edit waiting for a lock
+            // stops waiting; one writing finishes its write).
+            self.writer.finish()
+            self.reader.finish()
             core.drained.signal()
             // The service was the executor's one task: its thread ends once this last job returns.
             core.executor.finish()
@@ -205,11 +213,12 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
         lifecycle.withLock { $0 = .stopped }
     }
 
-    /// Whether the core's thread has ended, or never started.
+    /// Whether the core's thread and the workers' have ended, or never started.
     package var hasEnded: Bool {
         switch state {
         case .configured, .stopped: true
-        case .running(let core), .draining(let core): core.executor.hasEnded
+        case .running(let core), .draining(let core):
+            core.executor.hasEnded && writer.hasEnded && reader.hasEnded
         }
     }
 
@@ -223,7 +232,24 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
         }
         environment.onStoreEvent = hooks.onStoreEvent
         if let pullLoop { environment.pullStatus = { pullLoop.status } }
-        environment.bundleEditor = try? BundleEditor(root: watcher.root, developmentLanguage: options.developmentLanguage)
+        if var editor = try? BundleEditor(root: watcher.root, developmentLanguage: options.developmentLanguage) {
+            editor.lockTimeout = options.editLockTimeout
+            editor.servesPseudoLanguages = options.pseudoLanguages
+            editor.isFedByPull = options.pull != nil
+            environment.bundleEditor = editor
+        }
+        let (writer, reader, inputs) = (writer, reader, inputs)
+        environment.handOff = { work, client, requestID in
+            let worker = switch work.lane {
+            case .writes: writer
+            case .reads: reader
+            }
+            worker.run {
+                let result = work.run { worker.isFinishing }
+                // Dropped once the host finishes: nobody waits for the answer then.
+                inputs.yield(.workDone(client, requestID, result))
+            }
+        }
         return environment
     }
 }

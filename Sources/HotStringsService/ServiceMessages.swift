@@ -29,6 +29,53 @@ package enum ServiceInput: Sendable {
     /// scan, it is in place at once, so the first scan's events reach it, its snapshot standing for the scan's
     /// reload (as after a `resync`).
     case subscribe(ClientID, Subscription)
+    /// The work of the client's request `RequestID` is done off the core (`OffCoreWork`): the core answers it, then
+    /// takes the client's requests it held meanwhile. Only the host's workers send it.
+    case workDone(ClientID, RequestID?, WorkResult)
+}
+
+extension ServiceInput {
+    /// The client whose request this is; nil for what is no request.
+    var requester: ClientID? {
+        switch self {
+        case .requestLine(let client, _), .request(let client, _, _): client
+        default: nil
+        }
+    }
+}
+
+/// The part of a request's answer that may block (a lock, a write and its `fsync`s, reading many files), which the
+/// core hands to a worker thread of the host instead of doing it: the core answers every client, and must never
+/// wait. Its result comes back to the core as `ServiceInput.workDone`.
+package struct OffCoreWork: Sendable {
+    /// Which worker runs it: writes wait for locks and flush to disk, reads read the bundle; neither waits for the
+    /// other, and each runs its jobs in the order given.
+    package enum Lane: Sendable, Hashable, CaseIterable {
+        /// `set`, `remove`, the selection's save: `hotstrings-edit`.
+        case writes
+        /// `lint`, `states`, `status`'s release: `hotstrings-read`.
+        case reads
+    }
+
+    /// Which worker runs it.
+    package var lane: Lane
+    /// The work; the closure it is given turns true when the host is stopping (a lock is waited for no longer).
+    package var run: @Sendable (_ shouldGiveUp: () -> Bool) -> WorkResult
+
+    /// Work for `lane`.
+    package init(_ lane: Lane, _ run: @escaping @Sendable (_ shouldGiveUp: () -> Bool) -> WorkResult) {
+        self.lane = lane
+        self.run = run
+    }
+}
+
+/// What a request's work off the core found, for the core to finish the request with.
+package enum WorkResult: Sendable {
+    /// The answer, whole.
+    case answer(Result<[(String, JSONValue)], ProtocolError>)
+    /// `select-language`'s selection was saved (or not): the core then applies it (nil: cleared), or answers the
+    /// failure with nothing changed.
+    case selectionSaved(LanguageTag?, Result<Void, ProtocolError>)
 }
 
 /// What the protocol service asks its transport to deliver, in order; `Rendering` is how the transport carries
@@ -50,6 +97,10 @@ package enum ServiceOutput<Rendering: EventRendering>: Sendable {
     case slowClientResync(ClientID, Event)
     /// The fresh snapshot that ends a slow client's resync.
     case slowClientSnapshot(ClientID, Event)
+    /// A request of the client went off the core (`OffCoreWork`: an edit waiting for its folder's lock, a lint):
+    /// until the client's next `response`, which answers it, the client's requests wait in the core, and a front
+    /// that bounds the requests waiting for the core counts them no longer (they wait for a worker instead).
+    case offCore(ClientID)
 }
 
 /// An answer as the service made it: the request's id, and the members after `id` and `ok` or the error.

@@ -23,6 +23,9 @@ package struct ServiceOptions: Sendable {
     package var batchBacklog: Int?
     /// Whether the pseudo-languages `en-XA` and `ar-XB` are served, derived from the development language.
     package var pseudoLanguages = false
+    /// How long a `set` or `remove` waits for its language folder's lock (which any process that can open the folder
+    /// can hold) before it fails with `busy`, counted from when the request reaches the core.
+    package private(set) var editLockTimeout = Duration.seconds(5)
 
     /// Options, checked against `Limits`.
     /// - Throws: `ServiceOptions.Error` naming the first value out of its range.
@@ -45,6 +48,13 @@ package struct ServiceOptions: Sendable {
         self.watcher = watcher
         self.stateDirectory = stateDirectory
         self.pull = pull
+    }
+
+    /// Sets how long an edit waits for its language folder's lock.
+    /// - Throws: `ServiceOptions.Error` when `timeout` is out of `Limits.editLockTimeout`.
+    package mutating func setEditLockTimeout(_ timeout: Duration) throws(Error) {
+        try Limits.editLockTimeout.check(timeout, .editLockTimeout)
+        editLockTimeout = timeout
     }
 
     /// Checks the limits of pulling (the one-shot `pull` command checks them here too).
@@ -83,6 +93,8 @@ package struct ServiceOptions: Sendable {
         package static let maximumReleaseSize = Range(1, 1 << 40, "a whole number from 1 to \(1 << 40)")
         /// Redirects followed per request.
         package static let maximumRedirects = Range(0, 50, "a whole number from 0 to 50")
+        /// How long an edit waits for its language folder's lock (0: it is tried once).
+        package static let editLockTimeout = Range(Duration.zero, .seconds(3600), "seconds from 0 to 3600")
         /// The longest wait for the next bytes of a response (more than 0).
         package static let pullTimeout = Range(Duration.zero, .seconds(3600), "seconds, more than 0 and at most 3600",
                                                excludesLowerBound: true)
@@ -125,7 +137,7 @@ package struct ServiceOptions: Sendable {
     package enum Option: Sendable, Equatable {
         case developmentLanguage, settle, batchWindow, readAheadQuiet, maximumFileSize
         case pullInterval, keptReleases, maximumManifestSize, maximumDownloadSize, maximumReleaseSize
-        case maximumRedirects, pullTimeout
+        case maximumRedirects, pullTimeout, editLockTimeout
     }
 
     /// A value `ServiceOptions` refuses: which, and what it takes.

@@ -163,20 +163,71 @@ extension FileSystem {
 /// one folder between threads and processes. A lock on the folder, not on the file, because an edit renames a new
 /// file over the old one (a lock on the old one would let the next writer in on a file no longer at the path) and
 /// may create the file.
+///
+/// Any process that can open the folder can take the same lock (`flock de.lproj sleep 8`), so the lock is waited
+/// for only until a deadline. `flock` itself cannot wait with one: a blocking call ends only when the lock is had or
+/// a signal interrupts it, and a library running inside an app must not install a signal handler for that. So the
+/// lock is tried without blocking (`LOCK_NB`), again after a pause that doubles from 1 ms up to 32 ms, until it is
+/// had or the deadline passes: a holder that lets go is followed within 32 ms, and a wait costs a few wake-ups a
+/// second on a thread that has nothing else to do.
 package final class DirectoryLock: Sendable {
+    /// Why the lock was not taken.
+    package enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// Someone else held it the whole time until the deadline.
+        case busy(path: String, waited: Duration)
+        /// `shouldGiveUp` said to stop waiting (the service is stopping).
+        case abandoned(path: String)
+        /// A system call failed.
+        case system(SystemError)
+
+        /// "'/srv/App/de.lproj' stayed locked by another process for 5 seconds", the reason, or the system error.
+        package var description: String {
+            switch self {
+            case .busy(let path, let waited): "\(path) stayed locked by another process for \(waited)"
+            case .abandoned(let path): "stopped waiting for the lock on \(path)"
+            case .system(let error): "\(error)"
+            }
+        }
+    }
+
     private let fd: Int32
 
-    /// Opens `path` with `open(O_RDONLY | O_DIRECTORY | O_CLOEXEC)` and waits for `flock(LOCK_EX)`.
-    /// - Throws: `SystemError` naming `path`.
-    package init(path: String) throws(SystemError) {
-        let fd = try retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }.get("open", path: path)
-        switch retryingOnInterrupt({ flock(fd, LOCK_EX) }) {
-        case .success: break
-        case .failure(let errno):
-            _ = close(fd)
-            throw SystemError(operation: "flock", path: path, errno: errno)
+    /// Opens `path` with `open(O_RDONLY | O_DIRECTORY | O_CLOEXEC)` and takes `flock(LOCK_EX | LOCK_NB)`, trying
+    /// again until `deadline` (see the type's comment); `shouldGiveUp` is asked between tries.
+    /// - Throws: `Failure.busy` when the lock was still held at the deadline, `.abandoned` when `shouldGiveUp`
+    ///   said so, `.system` naming `path` for a failed call.
+    package init(path: String, deadline: ContinuousClock.Instant, shouldGiveUp: () -> Bool = { false })
+        throws(Failure) {
+        let fd: Int32
+        do {
+            fd = try retryingOnInterrupt { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }.get("open", path: path)
+        } catch {
+            throw .system(error)
         }
-        self.fd = fd
+        let start = ContinuousClock.now
+        var pause = Duration.milliseconds(1)
+        while true {
+            switch retryingOnInterrupt({ flock(fd, LOCK_EX | LOCK_NB) }) {
+            case .success:
+                self.fd = fd
+                return
+            case .failure(let errno) where errno == .wouldBlock:
+                let now = ContinuousClock.now
+                guard now < deadline else {
+                    _ = close(fd)
+                    throw .busy(path: path, waited: now - start)
+                }
+                guard !shouldGiveUp() else {
+                    _ = close(fd)
+                    throw .abandoned(path: path)
+                }
+                ThreadScheduling.sleepCurrentThread(for: min(pause, deadline - now))
+                pause = min(pause * 2, .milliseconds(32))
+            case .failure(let errno):
+                _ = close(fd)
+                throw .system(SystemError(operation: "flock", path: path, errno: errno))
+            }
+        }
     }
 
     deinit {

@@ -395,34 +395,23 @@ package actor StringsStore {
     /// - Returns: a `language` event with the next `seq`, or nothing when the selection is unchanged.
     /// - Throws: `StoreError.unsupportedLanguage` listing the available languages.
     package func selectLanguage(_ language: String?) throws(StoreError) -> [StoreEvent] {
-        try selectLanguage(language, persistingWith: { _ in })
-    }
-
-    /// Selects the app language as `selectLanguage(_:)` does, but commits only once `persist` has accepted
-    /// the new selection (canonical tag, `nil` when cleared): when it throws, nothing changes.
-    ///
-    /// `persist` is not called when the selection stays the same.
-    /// - Throws: `StoreError.unsupportedLanguage` as `selectLanguage(_:)`; `StoreError.notSaved` with the
-    ///   reason `persist` gave.
-    package func selectLanguage(_ language: String?, persistingWith persist: @Sendable (String?) throws -> Void)
-        throws(StoreError) -> [StoreEvent] {
-        var tag: LanguageTag?
-        if let language {
-            guard let requested = LanguageTag(language), !requested.isBase, matcher.supports(requested) else {
-                throw .unsupportedLanguage(language, available: matcher.languages.map(\.identifier).sorted())
-            }
-            tag = requested
-        }
+        let tag = try checkedSelection(language)
         guard tag != selectedLanguage else { return [] }
-        do {
-            try persist(tag?.identifier)
-        } catch {
-            throw .notSaved(reason: "\(error)")
-        }
         let previous = selectedLanguage
         selectedLanguage = tag
         chains.removeAll(keepingCapacity: true)
         return [.language(seq: nextSeq(), language: selectedLanguage, previous: previous)]
+    }
+
+    /// The selection `language` asks for (its tag; `nil` clears the selection), checked as `selectLanguage(_:)`
+    /// checks it, and nothing selected: a service saves the selection first (off its core), then selects it.
+    /// - Throws: `StoreError.unsupportedLanguage` listing the available languages.
+    package func checkedSelection(_ language: String?) throws(StoreError) -> LanguageTag? {
+        guard let language else { return nil }
+        guard let requested = LanguageTag(language), !requested.isBase, matcher.supports(requested) else {
+            throw .unsupportedLanguage(language, available: matcher.languages.map(\.identifier).sorted())
+        }
+        return requested
     }
 
     /// Numbers problems that are not about one table's content (a folder that cannot be watched, a

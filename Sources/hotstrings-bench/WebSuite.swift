@@ -19,8 +19,8 @@ struct WebSuite: BenchmarkSuite {
         sends), until the subscriber has read that reload. Prints both and the ratio of their medians.
 
         Then the first paint: not a browser (none is practical in a benchmark), but the API answers the page waits
-        for before it draws its first rows: /api/tables, then /api/table for every language of the table,
-        /api/missing and /api/states, one after the other on one connection. Timed for IceCubesApp's
+        for before it draws its first rows: /api/tables and /api/status, then /api/table for every language of the
+        table, /api/missing and /api/states, one after the other on one connection. Timed for IceCubesApp's
         Localizable.xcstrings (from the corpus) and for the sample bundle's Localizable table, each on its own
         daemon; prints both and the ratio of their medians. The page itself renders at most 200 rows.
 
@@ -109,7 +109,7 @@ struct WebSuite: BenchmarkSuite {
         let tables = try page.request("GET", "/api/tables")
         let answer = try JSONValue(parsing: tables.body)
         let table = answer["tables"]?.arrayValue?.first { $0["table"]?.stringValue == "Localizable" }
-        var bytes = tables.body.count
+        var bytes = tables.body.count + (try page.request("GET", "/api/status").body.count)
         for language in table?["languages"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
             bytes += try page.request("GET", "/api/table?table=Localizable&language=\(language)").body.count
         }

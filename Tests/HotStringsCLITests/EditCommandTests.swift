@@ -54,6 +54,29 @@ struct EditCommandTests {
         }
     }
 
+    /// A new language's folder is made only for a value that is written: one refused for its format specifiers, or
+    /// for a pseudo-language (never written here: a daemon serving them with --pseudo-languages makes them), leaves
+    /// no folder behind.
+    @Test func aRefusedNewLanguageLeavesNoFolder() throws {
+        try withSampleBundle { bundle in
+            for (arguments, reason) in [
+                (["set", "profile.online", "%d ist online", "--language", "ko"], "format specifiers"),
+                (["set", "greeting", "Hi", "--language", "en-XA"], "is a pseudo-language, made from 'en'"),
+                (["set", "greeting", "Hi", "--language", "ar-XB"], "is a pseudo-language, made from 'en'"),
+            ] {
+                let result = run(arguments + ["--create-language", "--bundle", bundle])
+                #expect(result.code == 1, "\(arguments)")
+                #expect(result.stderr.contains(reason), "\(arguments): \(result.stderr)")
+                let folder = bundle + "/" + arguments[4] + ".lproj"
+                #expect(!FileManager.default.fileExists(atPath: folder), "\(arguments) left \(folder)")
+            }
+            let accepted = run(["set", "profile.online", "%@ ist online", "--language", "ko", "--create-language",
+                                "--bundle", bundle])
+            #expect(accepted.code == 0, "\(accepted.stderr)")
+            #expect(accepted.stdout == "ko.lproj/Localizable.strings\n")
+        }
+    }
+
     @Test func removeTakesTheKeyAndUsageIsChecked() throws {
         try withSampleBundle { bundle in
             let result = run(["remove", "greeting", "--language", "de", "--bundle", bundle])

@@ -48,7 +48,7 @@ final class LoopHarness {
             case .closed(let id): log.append(.closed(id))
             case .overflowed(let id): log.append(.overflowed(id))
             case .caughtUp(let id): log.append(.caughtUp(id))
-            case .request, .batch, .problems, .subscribe: break  // never from the loop
+            case .request, .batch, .problems, .subscribe, .workDone: break  // never from the loop
             }
         })
         let loop = self.loop

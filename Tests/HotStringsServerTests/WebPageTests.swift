@@ -94,6 +94,14 @@ struct WebPageTests {
         #expect(try web.daemon.terminate() == 0)
     }
 
+    /// A bundle managed by `pull` is shown read-only: the reason above the table, and no cell opens an editor.
+    @Test func aBundleManagedByPullIsShownReadOnly() throws {
+        let (sandbox, _) = try pulledSandbox()
+        let web = try WebDaemon.start(sandbox)
+        try runPage("read_only_test.py", web: web, in: sandbox)
+        #expect(try web.daemon.terminate() == 0)
+    }
+
     /// Runs a Selenium script of Tests/WebPage on the page; cancels the test when it exits 77 (no Chromium or
     /// Selenium: the reason is its output).
     private func runPage(_ script: String, web: WebDaemon, in sandbox: Sandbox, _ arguments: [String] = []) throws {

@@ -137,6 +137,7 @@ extension ServiceOutput where Rendering.Answer == ServiceAnswer {
         case .snapshot: "snapshot"
         case .slowClientResync: "slowClientResync"
         case .slowClientSnapshot: "slowClientSnapshot"
+        case .offCore: "offCore"
         }
     }
 }
@@ -148,7 +149,7 @@ extension ServiceOutput where Rendering == TypedEvents {
         case .event(let event, let clients): (event, clients.sorted())
         case .snapshot(let client, let event), .slowClientResync(let client, let event),
              .slowClientSnapshot(let client, let event): (event, [client])
-        case .firstScanServed, .response: nil
+        case .firstScanServed, .response, .offCore: nil
         }
     }
 }

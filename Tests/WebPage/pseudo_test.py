@@ -21,6 +21,8 @@ try:
     marked = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "[data-role=head] th[data-pseudo]")]
     if headers[-2:] != ["ar-XB", "en-XA"] or marked != ["ar-XB", "en-XA"]:
         failures.append(f"the headers read {headers!r}, marked {marked!r}")
+    if driver.find_element(By.CSS_SELECTOR, "[data-role=read-only]").is_displayed():
+        failures.append("a bundle that takes edits is shown read-only")
     pseudo = cell(driver, "greeting", "en-XA")
     if pseudo.get_attribute("data-pseudo") != "true" or not pseudo.text:
         failures.append(f"the en-XA cell reads {pseudo.text!r}, data-pseudo {pseudo.get_attribute('data-pseudo')!r}")

@@ -318,6 +318,9 @@ extension IOLoop {
         case .snapshot(let id, _), .slowClientResync(let id, _), .slowClientSnapshot(let id, _):
             // Event streams subscribe without a snapshot; after a resync the page reads the tables again.
             return state.web.descriptors[id] != nil
+        case .offCore(let id):
+            // A page's connection has one request at a time, never counted in the core's backlog: it waits as it is.
+            return state.web.descriptors[id] != nil
         case .firstScanServed:
             return false
         }

@@ -32,6 +32,7 @@ enum WebPage {
         <option value="state-stale">catalog state: stale</option>
         </select></label>
         </header>
+        <p data-role="read-only" hidden></p>
         <p data-role="status" role="status" aria-live="polite"></p>
         <main><table><thead data-role="head"></thead><tbody data-role="rows"></tbody></table></main>
         </body>
@@ -53,6 +54,8 @@ enum WebPage {
         td.missing::after { content: "missing"; color: #b00; font-size: .8em; }
         th[data-pseudo]::after { content: " (pseudo)"; font-weight: normal; color: #666; }
         td[data-pseudo] { color: #555; background: #f8f8f8; cursor: default; }
+        td[data-read-only] { cursor: default; }
+        [data-role=read-only] { margin: .5em 1em; padding: .3em .6em; background: #fff8e0; border: 1px solid #e0c060; }
         td[data-state]::after { content: " " attr(data-state); color: #a60; font-size: .8em; }
         textarea[data-role=editor] { width: 100%; min-height: 4em; font: inherit; }
         label.form { display: block; font-size: .85em; color: #555; }

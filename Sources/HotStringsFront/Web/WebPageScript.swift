@@ -10,7 +10,8 @@ enum WebPageScript {
           const LIMIT = 200;
           const $ = (selector) => document.querySelector(selector);
           const state = { tables: [], table: null, development: "en", languages: [], shown: [],
-                          values: {}, rules: {}, reports: {}, states: {}, pseudo: [], editing: null };
+                          values: {}, rules: {}, reports: {}, states: {}, pseudo: [], readOnly: null,
+                          editing: null };
           const status = (text, isError) => {
             const element = $("[data-role=status]");
             element.textContent = text;
@@ -51,7 +52,13 @@ enum WebPageScript {
 
     private static let body = #"""
           async function loadTables() {
-            const answer = await api("/api/tables");
+            const [answer, health] = await Promise.all([api("/api/tables"), api("/api/status")]);
+            // A bundle managed by pull takes no edits (its files are a release's): shown, not edited.
+            state.readOnly = health.readOnly || null;
+            const notice = $("[data-role=read-only]");
+            notice.textContent = state.readOnly ? "Read-only: " + state.readOnly : "";
+            notice.hidden = !state.readOnly;
+            document.body.toggleAttribute("data-read-only", Boolean(state.readOnly));
             state.tables = answer.tables;
             state.development = answer.developmentLanguage || "en";
             state.pseudo = answer.pseudoLanguages || [];
@@ -175,6 +182,7 @@ enum WebPageScript {
             td.tabIndex = 0;
             if (stateOf(key, language)) td.dataset.state = stateOf(key, language);
             if (state.pseudo.includes(language)) td.dataset.pseudo = "true";
+            if (state.readOnly) td.dataset.readOnly = "true";
             const value = (state.values[language] || {})[key];
             if (value === undefined) {
               td.classList.add("missing");
@@ -194,6 +202,10 @@ enum WebPageScript {
 
           function openEditor(td, key, language) {
             if (state.editing && state.editing.td === td) return;
+            if (state.readOnly) {
+              status("read-only: " + state.readOnly);
+              return;
+            }
             if (state.pseudo.includes(language)) {
               status(language + " is a pseudo-language made from " + state.development + ": edit " +
                      state.development + " instead");

@@ -114,6 +114,7 @@ enum WebRoutes {
         case ProtocolError.Code.unsupportedLanguage.rawValue: .unprocessable
         case ProtocolError.Code.tooLarge.rawValue: .contentTooLarge
         case ProtocolError.Code.internal.rawValue: .internalError
+        case ProtocolError.Code.busy.rawValue: .unavailable
         default: .badRequest
         }
     }
