@@ -55,8 +55,13 @@ package struct ReleaseStore: Sendable {
     /// Whether the bundle is laid out by releases: its `..data` link leads to a release folder (or, before the first
     /// release, to the empty folder). Its files are a release's, replaced whole by the next pull and brought back
     /// by `rollback`, so an edit made in them would be lost or taken for published text: edits belong in the
-    /// origin's source. One `readlink`, nothing read.
-    package var holdsReleases: Bool { currentFolderName() != nil }
+    /// origin's source. One `readlink` for the store's own layout; a link of the old layout (`..<id>`, a name that a
+    /// Kubernetes volume's `..data` link to `..2026_12_07_…` also has) counts only with its install record.
+    package var holdsReleases: Bool {
+        guard let target = currentFolderName() else { return false }
+        if target == Names.emptyFolder || Names.releaseID(ofFolder: target) != nil { return true }
+        return current() != nil
+    }
 
     /// The name `..data` leads to, when it is a link to a name in the bundle.
     func currentFolderName() -> String? {

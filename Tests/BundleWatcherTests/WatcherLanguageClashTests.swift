@@ -3,7 +3,7 @@ import LinuxSystem
 import Testing
 @testable import BundleWatcher
 
-/// Two language folders of one language (`de.lproj` and `DE.lproj`): one is served, by the rule of `LanguageFolders`,
+/// Two language folders of one language (`de.lproj` and `DE.lproj`): one is served, by the rule of `BundleNames`,
 /// and the clash is reported, never left silent (issue 20, finding 12).
 @Suite struct WatcherLanguageClashTests {
     @Test func theCanonicalFolderIsServedAndTheClashReported() throws {

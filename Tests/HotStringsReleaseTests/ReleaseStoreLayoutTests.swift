@@ -177,3 +177,26 @@ final class StoreFixture {
         #expect(fixture.store.installed().map(\.id) == ["pull.lock", "fixed"])
     }
 }
+
+/// Which bundles are laid out by releases, so that `set` refuses to edit their files: the store's own layout, and
+/// not a Kubernetes volume, whose `..data` link leads to a `..<timestamp>` folder no pull made.
+@Suite struct ReleaseLayoutRecognitionTests {
+    @Test func aPulledBundleHoldsReleasesAndAKubernetesVolumeDoesNot() throws {
+        let fixture = try StoreFixture()
+        #expect(!fixture.store.holdsReleases)
+        try fixture.install("first", "Erste")
+        #expect(fixture.store.holdsReleases)
+
+        let volume = fixture.sandbox.root + "/volume"
+        let timestamped = "..2026_12_07_22_00_00.123456789"
+        try FileSystem.makeDirectory(atPath: volume)
+        try FileSystem.makeDirectory(atPath: volume + "/" + timestamped)
+        try FileSystem.makeDirectory(atPath: volume + "/" + timestamped + "/de.lproj")
+        try FileSystem.writeFile(Array("\"greeting\" = \"Hallo\";\n".utf8),
+                                 toPath: volume + "/" + timestamped + "/de.lproj/Localizable.strings")
+        try FileSystem.makeSymbolicLink(atPath: volume + "/..data", pointingTo: timestamped)
+        try FileSystem.makeSymbolicLink(atPath: volume + "/de.lproj", pointingTo: "..data/de.lproj")
+        #expect(ReleaseStore(bundle: volume).currentID() == String(timestamped.dropFirst(2)))
+        #expect(!ReleaseStore(bundle: volume).holdsReleases)
+    }
+}
