@@ -29,10 +29,12 @@ extension Daemon {
             if outcome.kind != .notModified, let warning = outcome.expiryWarning { Log.warning("pull: \(warning)") }
         case .failure(let error):
             let failures = report.status.consecutiveFailures
+            // The event's words ("release not installed: …"), so the log reads as what subscribers were sent.
+            let failed = ReleaseError.problemPrefix + "\(error)"
             if report.isRepeatedFailure {
-                Log.debug("pull: failed again (\(failures) in a row): \(error); next pull in \(next)")
+                Log.debug("pull: \(failed) (\(failures) failures in a row); next pull in \(next)")
             } else {
-                Log.warning("pull: failed: \(error); the installed release stays; next pull in \(next)")
+                Log.warning("pull: \(failed); the installed release stays; next pull in \(next)")
             }
         }
     }
