@@ -6,11 +6,11 @@ import StringsFormat
 struct LintCommand: Command {
     static let spec = CommandSpec(
         name: "lint",
-        abstract: "Check .strings and .xcstrings files: errors, duplicates, missing keys.",
+        abstract: "Check .strings, .stringsdict and .xcstrings: errors and missing keys.",
         discussion: """
             Each file is parsed the way CoreFoundation reads it; problems are printed compiler-style \
             (path:line:column: error: reason), then a summary line. Folders are searched recursively for \
-            *.strings files (hidden entries are skipped).
+            *.strings, *.stringsdict and *.xcstrings files (hidden entries are skipped).
 
             Files laid out as <root>/<language>.lproj/<Table>.strings are compared with the same table of \
             the development language: keys missing from a translation and keys only a translation has are \
@@ -32,7 +32,7 @@ struct LintCommand: Command {
             that are new, need review or are stale.
             """,
         arguments: [
-            ArgumentSpec(name: "path", help: "A .strings or .xcstrings file, or a folder to search.",
+            ArgumentSpec(name: "path", help: "A .strings, .stringsdict or .xcstrings file, or a folder to search.",
                          isRepeating: true),
         ],
         options: [developmentLanguage, printsJSON, isQuiet, treatsWarningsAsErrors],
