@@ -29,7 +29,8 @@ import Testing
                 problems.append("\(path):\(line): a code block that is never closed (every heading after it is code)")
             }
             for link in source.links {
-                guard link.target.firstMatch(of: /^[A-Za-z][A-Za-z0-9+.-]*:/) == nil else { continue }   // https:, mailto:
+                // Links with a scheme (https:, mailto:) lead off the repository.
+                guard link.target.firstMatch(of: /^[A-Za-z][A-Za-z0-9+.-]*:/) == nil else { continue }
                 checked += 1
                 let parts = link.target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
                 let file = String(parts[0])

@@ -33,8 +33,9 @@ import Testing
     }
 
     @Test func editDistanceCountsASwapAsOneEdit() {
-        let cases: [(String, String, Int)] = [("jsno", "json", 1), ("serv", "serve", 1), ("", "ab", 2), ("abc", "abc", 0),
-                                              ("kitten", "sitting", 3), ("ca", "abc", 3), ("lnit", "lint", 1)]
+        let cases: [(String, String, Int)] = [("jsno", "json", 1), ("serv", "serve", 1), ("", "ab", 2),
+                                              ("abc", "abc", 0), ("kitten", "sitting", 3), ("ca", "abc", 3),
+                                              ("lnit", "lint", 1)]
         for (a, b, distance) in cases {
             #expect(Suggestion.editDistance(Array(a), Array(b)) == distance, "\(a) \(b)")
         }
@@ -66,7 +67,8 @@ import Testing
     @Test(needsHotstringsBinary) func serveWarnsWithoutALanguageFolder() throws {
         let sandbox = try Sandbox()
         let notABundle = sandbox.root + "/repository"
-        try FileManager.default.createDirectory(atPath: notABundle + "/Tests/Fixtures", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: notABundle + "/Tests/Fixtures",
+                                                withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: sandbox.bundle + "/Settings.xcstrings",
                                          toPath: notABundle + "/Tests/Fixtures/Settings.xcstrings")
         for (root, warns) in [(notABundle, true), (sandbox.bundle, false)] {

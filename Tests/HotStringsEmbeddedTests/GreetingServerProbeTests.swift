@@ -26,7 +26,8 @@ import Testing
         #expect(page.status == 200)
         #expect(page.text.hasSuffix("Hallo!\n1 Eintrag\nWillkommen bei HotStrings\n"), "\(page.text)")
         #expect(server.process.isRunning)
-        #expect(try server.get("/?count=2", acceptLanguage: nil).text.hasSuffix("Hello!\n2 items\nWelcome to HotStrings\n"))
+        let english = try server.get("/?count=2", acceptLanguage: nil)
+        #expect(english.text.hasSuffix("Hello!\n2 items\nWelcome to HotStrings\n"))
     }
 
     /// 100 connections that send a request line and stop held every thread the server had, and nobody was answered
@@ -84,7 +85,8 @@ import Testing
             do {
                 status = try Self.send(request, port: server.port)
             } catch {
-                Issue.record("seed \(seed), request \(index) \(String(decoding: request.prefix(200), as: UTF8.self).debugDescription): \(error)")
+                let shown = String(decoding: request.prefix(200), as: UTF8.self).debugDescription
+                Issue.record("seed \(seed), request \(index) \(shown): \(error)")
                 break
             }
             statuses[status, default: 0] += 1

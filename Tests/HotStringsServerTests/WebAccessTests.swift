@@ -97,7 +97,8 @@ struct WebAccessTests {
         #expect(given == location)
         var response = HTTPResponse.text(.seeOther, "see \(given)")
         response.extraHeaders = [("Location", given), ("Set-Cookie", cookie)]
-        let lines = String(decoding: response.serialized(keepsAlive: true), as: UTF8.self).components(separatedBy: "\r\n")
+        let lines = String(decoding: response.serialized(keepsAlive: true), as: UTF8.self)
+            .components(separatedBy: "\r\n")
         #expect(lines.contains("Location: \(location)"))
         #expect(lines.filter { $0.lowercased().hasPrefix("set-cookie:") } == ["Set-Cookie: \(cookie)"])
     }

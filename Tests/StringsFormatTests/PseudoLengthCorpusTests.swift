@@ -21,7 +21,8 @@ import Testing
                     guard accented != source, !PseudoText(source).endsOpen else { continue }
                     texts += 1
                     if 10 * accented.count < 13 * source.count {
-                        short.append("\(name) \(key): \(source.count) → \(accented.count): \(accented.debugDescription)")
+                        let lengths = "\(source.count) → \(accented.count)"
+                        short.append("\(name) \(key): \(lengths): \(accented.debugDescription)")
                     }
                 }
             }

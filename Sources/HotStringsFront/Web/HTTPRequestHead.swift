@@ -92,10 +92,9 @@ struct HTTPRequestHead: Sendable {
         else { return .refused(.badRequest, "a malformed target") }
         let connection = headers.first { $0.name == "connection" }?.value.lowercased() ?? ""
         let keepsAlive = version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
-        let head = HTTPRequestHead(method: String(parts[0]), path: path,
-                                   rawPath: String(target[..<(question ?? target.endIndex)]), query: query,
-                                   headers: headers,
-                                   keepsAlive: keepsAlive, contentLength: contentLength)
+        let rawPath = String(target[..<(question ?? target.endIndex)])
+        let head = HTTPRequestHead(method: String(parts[0]), path: path, rawPath: rawPath, query: query,
+                                   headers: headers, keepsAlive: keepsAlive, contentLength: contentLength)
         return .head(head, length: end + 4)
     }
 
