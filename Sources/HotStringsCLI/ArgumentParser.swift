@@ -63,7 +63,8 @@ struct ArgumentParser {
         let name = String(body.prefix { $0 != "=" })
         let inlineValue = body.firstIndex(of: "=").map { String(body[body.index(after: $0)...]) }
         guard let option = spec.options.lazy.map(\.spec).first(where: { $0.name == name }) else {
-            throw UsageError("unknown option '--\(name)'")
+            throw UsageError(Suggestion.message("unknown option '--\(name)'", name: name,
+                                                among: spec.options.map(\.spec.name) + ["help"], prefix: "--"))
         }
         if option.takesValue {
             if let inlineValue {

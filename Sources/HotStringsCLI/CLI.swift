@@ -52,10 +52,12 @@ package enum CLI {
             io.command = "help"
             return helpCommand(Array(arguments.dropFirst()), io: &io)
         case _ where first.hasPrefix("-"):
-            return usageError(UsageError("unknown option '\(first)'"), usage: usage, io: &io)
+            let message = Suggestion.message("unknown option '\(first)'", name: first,
+                                             among: ["--help", "--version"])
+            return usageError(UsageError(message), usage: usage, io: &io)
         default:
             guard let command = command(named: first) else {
-                return usageError(UsageError("unknown command '\(first)'"), usage: usage, io: &io)
+                return usageError(UsageError(unknownCommand(first)), usage: usage, io: &io)
             }
             return run(command, arguments: Array(arguments.dropFirst()), io: &io)
         }
@@ -87,7 +89,7 @@ package enum CLI {
             return ExitCode.success
         }
         guard arguments.count == 1, let command = command(named: name) else {
-            let problem = arguments.count == 1 ? "unknown command '\(name)'" : "help takes one command name"
+            let problem = arguments.count == 1 ? unknownCommand(name) : "help takes one command name"
             return usageError(UsageError(problem), usage: "\(self.name) help [<command>]", io: &io)
         }
         io.stdout.write(command.spec.help)
@@ -96,6 +98,11 @@ package enum CLI {
 
     private static func command(named name: String) -> (any Command.Type)? {
         commands.first { $0.spec.name == name }
+    }
+
+    /// `unknown command 'NAME'`, with the command it is probably a typo of.
+    private static func unknownCommand(_ name: String) -> String {
+        Suggestion.message("unknown command '\(name)'", name: name, among: commands.map { $0.spec.name } + ["help"])
     }
 
     /// Prints `hotstrings CMD: error: message` (`hotstrings: error: …` before a command is known), the usage and
@@ -113,7 +120,7 @@ package enum CLI {
 
     /// The top-level help: what the tool is, its commands and global options.
     static var help: String {
-        var text = "OVERVIEW: Read, check and serve Apple .strings localization files.\n\n"
+        var text = "OVERVIEW: Read, check and serve .strings, .stringsdict and .xcstrings files.\n\n"
         text += "USAGE: \(usage)\n\nCOMMANDS:\n"
         for command in commands {
             text += HelpFormatter.row(label: command.spec.name, help: command.spec.abstract)

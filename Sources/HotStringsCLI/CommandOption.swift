@@ -56,6 +56,18 @@ extension CommandOption {
         }
     }
 
+    /// An option with a value of `type` that must be given (`set --language`); the last occurrence wins.
+    package static func required(
+        _ name: String, short: Character? = nil, _ type: OptionType<Value>, help: String
+    ) -> CommandOption<Value> {
+        var spec = OptionSpec(name: name, short: short, valueName: type.placeholder, note: type.note, help: help)
+        spec.isRequired = true
+        return CommandOption(spec: spec) { given throws(UsageError) in
+            guard let last = given.last else { throw UsageError("missing option --\(name)") }
+            return try type.read(last, "--\(name)")
+        }
+    }
+
     /// A list of values of `type`: comma-separated (`--languages de,fr`), and the option may be repeated to add
     /// more (`--trust-uid 1000 --trust-uid 1001`). Blank items are skipped; an occurrence with no item is an
     /// error. Empty when not given.

@@ -13,6 +13,8 @@ package struct OptionSpec: Sendable {
     package var note: String?
     /// One sentence for `--help`.
     package var help: String
+    /// Whether the command refuses to run without the option (the usage shows it without brackets).
+    package var isRequired = false
 
     /// Whether the option is followed by a value.
     package var takesValue: Bool { valueName != nil }
@@ -64,7 +66,7 @@ package struct CommandSpec: Sendable {
         for option in options.map(\.spec) {
             var part = "--\(option.name)"
             if let valueName = option.valueName { part += " <\(valueName)>" }
-            parts.append("[\(part)]")
+            parts.append(option.isRequired ? part : "[\(part)]")
         }
         parts += arguments.map(\.usage)
         return parts.joined(separator: " ")
@@ -83,7 +85,7 @@ package struct CommandSpec: Sendable {
         }
         text += "\nOPTIONS:\n"
         for option in options.map(\.spec) {
-            let suffix = option.defaultValue.map { "(default: \($0))" }
+            let suffix = option.isRequired ? "(required)" : option.defaultValue.map { "(default: \($0))" }
             let help = [option.help, option.note].compactMap { $0 }.joined(separator: " ")
             text += HelpFormatter.row(label: option.label, help: help, unbreakableSuffix: suffix)
         }

@@ -108,9 +108,9 @@ struct RemoveCommand: Command {
 
 /// What `set` and `remove` share: the language and table, and whether they edit through the daemon or the files.
 struct EditOptions {
-    static let language: CommandOption<String?> = .optional(
+    static let language: CommandOption<String> = .required(
         "language", short: "l", .text("lang"),
-        help: "The language, exactly as `hotstrings languages` lists it (required; no fallback).")
+        help: "The language, exactly as `hotstrings languages` lists it (no fallback).")
     static let table: CommandOption<String> = ClientOptions.table
     static let bundle: CommandOption<String?> = .optional(
         "bundle", .text("path"), help: "Edit the bundle's files directly, with no daemon.")
@@ -128,10 +128,7 @@ struct EditOptions {
     var client: ClientOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
-        guard let language = try arguments[Self.language], !language.isEmpty else {
-            throw UsageError("missing option --language")
-        }
-        self.language = language
+        language = try arguments[Self.language]
         table = try arguments[Self.table]
         bundle = try arguments[Self.bundle].map { path throws(UsageError) in try BundleOptions.bundle(path) }
         developmentLanguage = try arguments[Self.developmentLanguage]

@@ -61,9 +61,23 @@ struct KeygenCommand: Command {
         return ExitCode.success
     }
 
-    /// Reads a secret key file for `option` (publish --sign).
-    /// - Throws: `UsageError` naming the file when it cannot be read or is not an unencrypted minisign key.
+    /// Reads a secret key file for `option` (publish --sign): one private to its owner, as ssh requires of its keys
+    /// (a key that others could read may have been copied, and signing with it would hide that).
+    /// - Throws: `UsageError` naming the file when it cannot be read, is open to its group or others (naming its
+    ///   mode and the `chmod 600` that fixes it), or is not an unencrypted minisign key.
     static func secretKey(atPath path: String, option: String) throws(UsageError) -> MinisignSecretKey {
+        let permissions: UInt32
+        do {
+            permissions = try LinuxSystem.FileSystem.ownership(atPath: path, followingSymlinks: true).permissions
+        } catch {
+            throw UsageError("\(option): cannot read the secret key: \(error)")
+        }
+        guard permissions & 0o077 == 0 else {
+            let octal = String(permissions, radix: 8)
+            let mode = String(repeating: "0", count: max(0, 4 - octal.count)) + octal
+            throw UsageError("\(option): the secret key \(path) has mode \(mode), open to its group or others: "
+                + "refused, as ssh refuses such keys; make it private with 'chmod 600 \(path)'")
+        }
         var bytes: [UInt8]
         do {
             bytes = try LinuxSystem.FileSystem.readFile(atPath: path, maximumSize: 4096)

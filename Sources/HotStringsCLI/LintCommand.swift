@@ -6,7 +6,7 @@ import StringsFormat
 struct LintCommand: Command {
     static let spec = CommandSpec(
         name: "lint",
-        abstract: "Check .strings and .xcstrings files: errors, duplicates, missing keys.",
+        abstract: "Check .strings, .stringsdict and .xcstrings: errors and missing keys.",
         discussion: """
             Each file is parsed the way CoreFoundation reads it; problems are printed compiler-style \
             (path:line:column: error: reason), then a summary line. Folders are searched recursively for \
@@ -36,7 +36,7 @@ struct LintCommand: Command {
             that are new, need review or are stale.
             """,
         arguments: [
-            ArgumentSpec(name: "path", help: "A .strings or .xcstrings file, or a folder to search.",
+            ArgumentSpec(name: "path", help: "A .strings, .stringsdict or .xcstrings file, or a folder to search.",
                          isRepeating: true),
         ],
         options: [developmentLanguage, printsJSON, isQuiet, treatsWarningsAsErrors],

@@ -33,7 +33,8 @@ struct PublishCommand: Command {
         exitCodes: [
             (ExitCode.success, "Published (or the bundle is the current release already)."),
             (ExitCode.failure, "A table has errors, or the bundle or OUTDIR cannot be read or written."),
-            (ExitCode.usage, "The command line is wrong, or the --sign key cannot be read or is not a key."),
+            (ExitCode.usage, "The command line is wrong, or the --sign key cannot be read, is not a key or is "
+                + "not private (chmod 600)."),
         ]
     )
 

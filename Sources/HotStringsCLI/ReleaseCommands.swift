@@ -11,11 +11,12 @@ struct PullCommand: Command {
         discussion: """
             Fetches URL/manifest.json (or URL itself when it ends in .json) with If-None-Match and \
             If-Modified-Since from the installed release, so an unchanged origin costs one request answered \
-            304. Files any installed release has are taken from the disk; the others are fetched from \
-            files/<sha256> (each digest once, written to the disk as it arrives, asking for identity encoding: \
-            an encoded answer is refused). A release over --max-release-size is refused before its files are \
+            304 (with --trusted-key, only when a trusted key signed the installed release). Files any \
+            installed release has are taken from the disk; the others are fetched from files/<sha256> (each \
+            digest once, written to the disk as it arrives, asking for identity encoding: an encoded answer is \
+            refused). A release over --max-release-size is refused before its files are \
             fetched. Every file's size and SHA-256 are checked and every table must parse before \
-            anything is installed; then the release goes into BUNDLE/..<release> and one rename of the \
+            anything is installed; then the release goes into BUNDLE/..r-<release> and one rename of the \
             BUNDLE/..data link makes it current (BUNDLE/<language>.lproj -> ..data/<language>.lproj, and the \
             same for root <table>.xcstrings catalogs), so a \
             daemon serving BUNDLE reloads once. On any failure nothing is installed and the reason is printed. \

@@ -114,13 +114,17 @@ package struct Puller: Sendable {
         let source = RedactedURL.text(options.manifestURL)
         let isTrusting = !options.trustedKeys.isEmpty
         let current = store.current()
-        let validators = current?.source == source ? current : nil
+        // Under trusted keys, a current release that none of them signed is never "up to date": asked for without
+        // validators, so the origin's answer is verified (or refused) rather than answered 304 for ever.
+        let isVerified = !isTrusting
+            || options.trustedKeys.contains { $0.keyIDText == current?.signer }
+        let validators = current?.source == source && isVerified ? current : nil
         let response = try fetcher.get(options.manifestURL, entityTag: validators?.entityTag,
                                        lastModified: validators?.lastModified,
                                        maximumSize: options.maximumManifestSize)
         if response.status == 304 {
             // An origin answering 304 for ever must not keep a machine on an expired release unnoticed.
-            if isTrusting, let current, current.signer != nil { try checkExpiry(of: current.manifest, now: Date()) }
+            if isTrusting, let current { try checkExpiry(of: current.manifest, now: Date()) }
             return .notModified
         }
         let signer = isTrusting ? try checkSignature(of: response.body, with: fetcher) : nil

@@ -36,11 +36,14 @@ package enum ReleaseError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What the message of every `problem` starts with.
+    package static let problemPrefix = "release not installed: "
+
     /// The problem as `status` and the `error` event report it: the file it is about (the table with its line and
     /// column, the file whose size or digest is wrong, the URL of a failed request, else `manifest.json`), and a
     /// message that starts with "release not installed".
     package var problem: FileProblem {
-        let prefix = "release not installed: "
+        let prefix = Self.problemPrefix
         switch self {
         case .invalidTable(let problem):
             return FileProblem(file: problem.file, line: problem.line, column: problem.column,

@@ -1,3 +1,4 @@
+import BundleChanges
 import BundleWatcher
 import HotStringsFront
 import HotStringsService
@@ -108,6 +109,7 @@ package final class Daemon: Sendable {
         if let passing = host.passingPullProblem {
             Log.warning("pull: cannot prepare \(configuration.service.bundle) yet: \(passing)")
         }
+        if configuration.service.pull == nil { Self.warnWithoutLanguageFolders(in: host.watcher.root) }
         let web = try configuration.web.map { options throws(ServerStartError) in
             do throws(SystemError) {
                 return try WebServer.open(options, stateDirectory: configuration.service.stateDirectory,
@@ -157,10 +159,21 @@ package final class Daemon: Sendable {
         }
     }
 
+    /// Warns when `root` holds no language folder: started in the wrong folder (a repository's root), the daemon
+    /// would quietly serve whatever String Catalogs lie below it (test fixtures). A bundle that `--pull` fills is
+    /// empty at first, and is not looked at.
+    private static func warnWithoutLanguageFolders(in root: String) {
+        guard let entries = try? FileSystem.listDirectory(atPath: root),
+              !entries.contains(where: { BundleNames.language(ofFolder: $0.name) != nil }) else { return }
+        Log.warning("no language folder (<language>.lproj) in \(root): is it the bundle? Only the String Catalogs "
+            + "found below it are served")
+    }
+
     /// Logs what the store reports: problems as warnings, language switches and resyncs as information.
     private static func log(_ event: StoreEvent) {
         switch event {
         case .reload: break
+        case .error(_, let problem) where isPullProblem(problem): break   // logged with its pull (Daemon+Pull)
         case .error(_, let problem): Log.warning("\(problem)")
         case .language(_, let language, let previous):
             Log.info("language: \(language?.identifier ?? "none") (was \(previous?.identifier ?? "none"))")

@@ -3,7 +3,8 @@
 ///
 /// - `en-XA` (`accented`), after Android's pseudo-localizer: ASCII letters (and `!`, `?`) take Android's accented
 ///   look-alikes, the text is wrapped in `[` … `]` and padded before the `]` with words (`one two three` …) by as
-///   many characters as it has letters up to 10, and never fewer than 30 % of them (rounded up): `Hello` reads
+///   many characters as it has letters up to 10, and by more where that is needed to make the whole at least 30 %
+///   longer than the source (its characters, specifiers and markup included, rounded up): `Hello` reads
 ///   `[Ĥéļļö one two]`.
 /// - `ar-XB` (`bidirectional`): each word, a run of letters, marks and digits, is wrapped in U+202E (right-to-left
 ///   override) … U+202C (pop directional formatting), so that the text lays out right to left.
@@ -95,7 +96,19 @@ public enum PseudoLocalizer: Sendable, Hashable, CaseIterable {
         guard letters > 0 else { return text }
         // Nothing may follow a text that ends inside a specifier: it would join it.
         guard !pseudoText.endsOpen else { return String(output) }
-        return "[" + String(output) + padding(letters: letters) + "]"
+        // Every scalar of the source is one of the output's, so the output's count is the source's.
+        var wanted = minimumPadding(letters: letters, length: output.count)
+        var result = "[" + String(output) + padding(atLeast: wanted) + "]"
+        if !(output.first?.isASCII ?? true) || !(output.last?.isASCII ?? true) {
+            // A bracket or a space can join a character at an edge of the text (`[` and a leading U+200C are one
+            // character), so there characters are counted as a person reads them, both texts.
+            let least = (text.count * 13 + 9) / 10
+            while result.count < least {
+                wanted += least - result.count
+                result = "[" + String(output) + padding(atLeast: wanted) + "]"
+            }
+        }
+        return result
     }
 
     /// Android's accented look-alikes, by ASCII code (`nil`: kept). Android's own choices are kept, quirks
@@ -126,9 +139,22 @@ public enum PseudoLocalizer: Sendable, Hashable, CaseIterable {
                                "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
                                "eighteen", "nineteen", "twenty"]
 
-    /// A space and whole padding words, at least `max(⌈0.3 × letters⌉, min(letters, 10))` characters.
-    static func padding(letters: Int) -> String {
-        let wanted = max((letters * 3 + 9) / 10, min(letters, 10))
+    /// A space and whole padding words, at least `min(letters, 10)` characters, and at least enough that a text of
+    /// `length` scalars bracketed and padded is `⌈1.3 × length⌉` long: `⌈0.3 × length⌉ − 2` (the brackets count).
+    ///
+    /// Counted in scalars, the output is 30 % longer in characters too: a character is one scalar or more, so
+    /// `length` is at least the source's characters, and the brackets and padding are one scalar a character.
+    static func padding(letters: Int, length: Int) -> String {
+        padding(atLeast: minimumPadding(letters: letters, length: length))
+    }
+
+    /// The padding's least length for a text of `letters` letters and `length` scalars (see `padding`).
+    private static func minimumPadding(letters: Int, length: Int) -> Int {
+        max((length * 3 + 9) / 10 - 2, min(letters, 10))
+    }
+
+    /// A space and whole padding words, the fewest that are at least `wanted` characters long.
+    private static func padding(atLeast wanted: Int) -> String {
         var padding = ""
         var word = 0
         while padding.utf8.count < wanted {

@@ -16,13 +16,14 @@ import Testing
     ]
 
     /// A fixture whose publish output the fault origin serves, its first release published, and a daemon pulling
-    /// it every 0.2 s that has installed it.
-    static func pullingFromFaultOrigin() throws -> (ReleaseFixture, FaultOrigin, PullingDaemon, String) {
+    /// it every `interval` seconds that has installed it.
+    static func pullingFromFaultOrigin(interval: String = "0.2") throws
+        -> (ReleaseFixture, FaultOrigin, PullingDaemon, String) {
         let fixture = try ReleaseFixture()
         try FileSystem.makeDirectory(atPath: fixture.output)
         let origin = try FaultOrigin(root: fixture.output)
         let first = try fixture.publish()
-        let daemon = try PullingDaemon(bundle: fixture.target, url: origin.url, interval: "0.2")
+        let daemon = try PullingDaemon(bundle: fixture.target, url: origin.url, interval: interval)
         try daemon.waitForRelease(first)
         return (fixture, origin, daemon, first)
     }

@@ -36,13 +36,35 @@ import Testing
     @Test func aBadSigningKeyIsAUsageError() throws {
         let fixture = try ReleaseFixture()
         let garbage = fixture.sandbox.root + "/garbage.key"
-        try FileSystem.writeFile(Array("untrusted comment: x\nnot base64\n".utf8), toPath: garbage)
+        try FileSystem.writeFile(Array("untrusted comment: x\nnot base64\n".utf8), toPath: garbage, mode: 0o600)
         for key in [garbage, fixture.sandbox.root + "/missing.key"] {
             let run = try HotstringsProcess.run(["publish", fixture.source, fixture.output, "--sign", key])
             #expect(run.code == 64, "\(run.stderr)")
             #expect(run.stderr.contains("--sign"))
+            let reason = key == garbage ? "is not a minisign secret key" : "cannot read"
+            #expect(run.stderr.contains(reason), "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: fixture.output + "/manifest.json"))
         }
+    }
+
+    /// A secret key its group or others may read (or write) is refused, as ssh refuses one, naming its mode and the
+    /// `chmod 600` that fixes it; nothing is published. Made private, it signs.
+    @Test func aSecretKeyOpenToOthersIsRefused() throws {
+        let fixture = try ReleaseFixture()
+        let key = fixture.sandbox.root + "/open.key"
+        #expect(try HotstringsProcess.run(["keygen", fixture.sandbox.root + "/open.pub", key]).code == 0)
+        for mode in [0o644, 0o640, 0o604, 0o620] as [mode_t] {
+            #expect(chmod(key, mode) == 0)
+            let run = try HotstringsProcess.run(["publish", fixture.source, fixture.output, "--sign", key])
+            #expect(run.code == 64, "\(run.stderr)")
+            #expect(run.stderr.contains("the secret key \(key) has mode 0\(String(mode, radix: 8))"), "\(run.stderr)")
+            #expect(run.stderr.contains("chmod 600 \(key)"), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: fixture.output + "/manifest.json"))
+        }
+        #expect(chmod(key, 0o600) == 0)
+        let signed = try HotstringsProcess.run(["publish", fixture.source, fixture.output, "--sign", key])
+        #expect(signed.code == 0, "\(signed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: fixture.output + "/manifest.json.minisig"))
     }
 
     @Test func minisignChecksOurKeysAndSignature() throws {

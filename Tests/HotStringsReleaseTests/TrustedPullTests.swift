@@ -134,7 +134,7 @@ import Testing
         let nginx = try fixture.nginxOrigin()
         let key = try fixture.makeKey()
         let secret = fixture.sandbox.root + "/trusted.key"
-        try FileSystem.writeFile(Array(key.fileText.utf8), toPath: secret)
+        try FileSystem.writeFile(Array(key.fileText.utf8), toPath: secret, mode: 0o600)
         let first = try fixture.publishSigned(with: key)
         func pull() throws -> ProcessRun {
             try HotstringsProcess.run(["pull", nginx.url, fixture.target, "--trusted-key", fixture.trustedKeyFile])
@@ -242,5 +242,50 @@ import Testing
         let warned = try HotstringsProcess.run(arguments)
         #expect(warned.code == 0, "\(warned.stderr)")
         #expect(warned.stderr.contains("expires at \(try #require(soon.expires))"), "\(warned.stderr)")
+    }
+
+    /// A release installed before `--trusted-key` was given (unsigned) is never "up to date" under it: the pull asks
+    /// without validators, so nginx answers 200, not 304, and the missing signature fails the pull (exit 1, nothing
+    /// changed) instead of "not modified" for ever. The same release published signed is then recorded with its
+    /// signer, without an install, and only from then on is a 304 enough.
+    @Test func anUnverifiedCurrentReleaseIsVerifiedNotAnswered304() throws {
+        let fixture = try ReleaseFixture()
+        let nginx = try fixture.nginxOrigin()
+        let key = try fixture.makeKey()
+        let release = try fixture.publish()
+        let plain = try HotstringsProcess.run(["pull", nginx.url, fixture.target])
+        #expect(plain.code == 0, "\(plain.stderr)")
+        let store = ReleaseStore(bundle: fixture.target)
+        #expect(store.current()?.id == release && store.current()?.signer == nil)
+        func pull() throws -> ProcessRun {
+            try HotstringsProcess.run(["pull", nginx.url, fixture.target, "--trusted-key", fixture.trustedKeyFile])
+        }
+        for _ in 0..<2 {
+            let before = fixture.targetPicture
+            let refused = try pull()
+            #expect(refused.code == 1, "\(refused.stdout) \(refused.stderr)")
+            #expect(refused.stderr.contains("no signature (HTTP status 404)"), "\(refused.stderr)")
+            #expect(!refused.stdout.contains("not modified"), "\(refused.stdout)")
+            #expect(fixture.targetPicture == before)
+        }
+        try waitUntil("nginx's log of the three manifest requests") {
+            nginx.requests.filter { $0.hasPrefix("/manifest.json ") }.count == 3
+        }
+        #expect(!nginx.requests.contains { $0.hasPrefix("/manifest.json 304") }, "\(nginx.requests)")
+
+        let signed = try fixture.publishSigned(with: key)
+        #expect(signed.release == release)
+        let recorded = try pull()
+        #expect(recorded.code == 0, "\(recorded.stderr)")
+        #expect(recorded.stdout.hasPrefix("unchanged: \(release) is current"), "\(recorded.stdout)")
+        #expect(store.current()?.signer == key.publicKey.keyIDText)
+        let current = try pull()
+        #expect(current.code == 0 && current.stdout.hasPrefix("not modified: \(release)"), "\(current.stdout)")
+        try waitUntil("nginx's log of the 304") { nginx.requests.contains { $0.hasPrefix("/manifest.json 304") } }
+        // A key dropped from the trusted ones: its release is no longer up to date either.
+        let other = MinisignSecretKey.generate()
+        try FileSystem.writeFile(Array(other.publicKey.fileText.utf8), toPath: fixture.trustedKeyFile)
+        let dropped = try pull()
+        #expect(dropped.code == 1 && dropped.stderr.contains("not a trusted key"), "\(dropped.stderr)")
     }
 }

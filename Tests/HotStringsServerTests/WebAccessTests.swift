@@ -71,4 +71,44 @@ struct WebAccessTests {
         #expect(!WebAccess.matches(token + "a", token))
         #expect(!WebAccess.matches("", token))
     }
+
+    /// The token's redirect builds `Location` from the path as sent, checked: percent-escapes stay escapes (no
+    /// header can be injected), and a path a browser would resolve off this origin becomes `/`.
+    @Test(arguments: [
+        ("/x%0d%0aSet-Cookie:%20a=1?token=T", "/x%0d%0aSet-Cookie:%20a=1"),
+        ("//evil.example/?token=T", "/"),
+        ("///evil.example/?token=T", "/"),
+        ("/%2Fevil.example/?token=T", "/%2Fevil.example/"),
+        ("/\\evil.example/?token=T", "/"),
+        ("/%5Cevil.example/?token=T", "/%5Cevil.example/"),
+        ("/a/b;c=d@e?token=T&table=A%20B", "/a/b;c=d@e?table=A%20B"),
+        ("/?token=T&x=%0d%0aX:%201", "/?x=%0D%0AX%3A%201"),
+        ("/?token=T", "/"),
+    ])
+    func theTokensRedirectStaysOnThisOriginAndSplitsNoHeader(target: String, location: String) throws {
+        let token = String(repeating: "ab", count: 32)
+        let access = WebAccess(token: token, port: 8080)
+        let parsed = try #require(head("GET \(target.replacingOccurrences(of: "=T", with: "=" + token)) HTTP/1.1\r\n"
+            + "Host: 127.0.0.1:8080\r\n\r\n"))
+        guard case .redirect(let given, let cookie) = access.check(parsed) else {
+            Issue.record("no redirect for \(target)")
+            return
+        }
+        #expect(given == location)
+        var response = HTTPResponse.text(.seeOther, "see \(given)")
+        response.extraHeaders = [("Location", given), ("Set-Cookie", cookie)]
+        let lines = String(decoding: response.serialized(keepsAlive: true), as: UTF8.self)
+            .components(separatedBy: "\r\n")
+        #expect(lines.contains("Location: \(location)"))
+        #expect(lines.filter { $0.lowercased().hasPrefix("set-cookie:") } == ["Set-Cookie: \(cookie)"])
+    }
+
+    /// However a header's value was made, a control character never reaches the wire: the header is left out.
+    @Test func aHeaderValueWithAControlCharacterIsNeverWritten() {
+        var response = HTTPResponse.text(.ok, "x")
+        response.extraHeaders = [("Location", "/a\r\nSet-Cookie: b=1"), ("X-Tab", "a\tb"), ("Set-Cookie", "c=1")]
+        let head = String(decoding: response.serialized(keepsAlive: false), as: UTF8.self)
+        #expect(!head.contains("b=1") && !head.contains("Location") && !head.contains("X-Tab"))
+        #expect(head.contains("\r\nSet-Cookie: c=1\r\n"))
+    }
 }

@@ -76,6 +76,27 @@ struct WebServerTests {
         #expect(try web.daemon.terminate() == 0)
     }
 
+    /// Probe round 3: the token's redirect copied the percent-decoded path into `Location`, so a link could inject
+    /// a header or send the browser to another origin. Against the real daemon: the path as sent, or `/`.
+    @Test func theTokensRedirectNeitherInjectsAHeaderNorLeavesTheOrigin() throws {
+        let sandbox = try Sandbox()
+        let web = try WebDaemon.start(sandbox)
+        let cases = [
+            ("/x%0d%0aSet-Cookie:%20a=1?token=\(web.token)", "/x%0d%0aSet-Cookie:%20a=1"),
+            ("//evil.example/?token=\(web.token)", "/"),
+            ("/%2Fevil.example/?token=\(web.token)", "/%2Fevil.example/"),
+        ]
+        for (target, location) in cases {
+            let browser = try web.client()
+            browser.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(web.port)\r\n\r\n")
+            let redirect = try browser.response()
+            #expect(redirect.status == 303, "\(target)")
+            #expect(redirect.headers["location"] == location, "\(target): \(redirect.headers)")
+            #expect(redirect.headers["set-cookie"]?.hasPrefix("hotstrings-\(web.port)=\(web.token);") == true)
+        }
+        #expect(try web.daemon.terminate() == 0)
+    }
+
     @Test func theTokenInTheQueryBecomesACookieAndABearerWorksAndTheTokenSurvivesARestart() throws {
         let sandbox = try Sandbox()
         let web = try WebDaemon.start(sandbox)

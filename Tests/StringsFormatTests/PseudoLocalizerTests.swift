@@ -44,17 +44,30 @@ import Testing
         #expect(PseudoLocalizer(language: LanguageTag("en")!) == nil)
     }
 
-    /// Whole words, at least `max(⌈0.3 n⌉, min(n, 10))` characters, and no word more than needed.
+    /// Whole words, at least `min(letters, 10)` characters and enough for `⌈1.3 × length⌉` with the brackets, and no
+    /// word more than needed.
     @Test func paddingIsTheLeastWholeWordsReachingTheTarget() {
         for letters in 1...400 {
-            let padding = PseudoLocalizer.padding(letters: letters)
-            let wanted = max(Int((Double(letters) * 0.3).rounded(.up)), min(letters, 10))
-            #expect(padding.utf8.count >= wanted, "\(letters)")
-            let shorter = padding[..<(padding.lastIndex(of: " ") ?? padding.startIndex)]
-            #expect(shorter.utf8.count < wanted, "\(letters): \(padding)")
-            if letters >= 10 { #expect(Double(padding.utf8.count) >= 0.3 * Double(letters)) }
+            for length in [letters, letters + 7, letters * 2, letters * 3] {
+                let padding = PseudoLocalizer.padding(letters: letters, length: length)
+                let wanted = max(Int((Double(length) * 1.3).rounded(.up)) - length - 2, min(letters, 10))
+                #expect(padding.utf8.count >= wanted, "\(letters), \(length)")
+                let shorter = padding[..<(padding.lastIndex(of: " ") ?? padding.startIndex)]
+                #expect(shorter.utf8.count < wanted, "\(letters), \(length): \(padding)")
+                #expect(Double(length + 2 + padding.utf8.count) >= 1.3 * Double(length), "\(letters), \(length)")
+            }
         }
-        #expect(PseudoLocalizer.padding(letters: 100).hasPrefix(" one two three"))
+        #expect(PseudoLocalizer.padding(letters: 100, length: 100).hasPrefix(" one two three"))
+    }
+
+    /// Issue 37's example: 54 characters, 45 of them letters, padded by 30 % of the letters made 70 characters,
+    /// under 1.3 × 54 = 70.2.
+    @Test func aTextWithManyNonLettersStillGrowsByThirtyPercent() {
+        let source = "Expands the image. Double-tap and hold to show actions"
+        let result = PseudoLocalizer.accented.transform(source)
+        #expect(source.count == 54)
+        #expect(10 * result.count >= 13 * source.count, "\(result.count): \(result)")
+        #expect(result == "[É\u{445}þåñðš ţĥé îḿåĝé. Ðöûɓļé-ţåþ åñð ĥöļð ţö šĥöŵ åçţîöñš one two three four]")
     }
 
     @Test func aLongSourceGrowsByAtLeastThirtyPercent() {
@@ -71,7 +84,7 @@ import Testing
             "width": .variableWidth([20: "Long label", 5: "Short"]),
         ])
         let accented = PseudoLocalizer.accented.transform(entry)
-        #expect(accented.format == "[%#@files@ îñ %1$#@folders@ one]")
+        #expect(accented.format == "[%#@files@ îñ %1$#@folders@ one two]")
         #expect(accented.variables["files"] == .plural(valueType: "d", forms: [.one: "[%d ƒîļé one]",
                                                                                .other: "[%d ƒîļéš one two]"]))
         #expect(accented.variables["folders"] == .plural(valueType: "ld", forms: [.other: "%ld"]))

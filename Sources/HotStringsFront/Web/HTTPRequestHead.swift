@@ -8,6 +8,9 @@ struct HTTPRequestHead: Sendable {
     var method: String
     /// The path, percent-decoded, without the query.
     var path: String
+    /// The path as sent, without the query: still percent-encoded, so it holds no control character (the parser
+    /// refuses the request line otherwise) and says what the client asked for exactly (`/%2F` is not `//`).
+    var rawPath: String
     /// The query's parameters in order, percent-decoded (`+` is a space).
     var query: [(name: String, value: String)]
     /// The headers in order, names lowercased.
@@ -89,8 +92,9 @@ struct HTTPRequestHead: Sendable {
         else { return .refused(.badRequest, "a malformed target") }
         let connection = headers.first { $0.name == "connection" }?.value.lowercased() ?? ""
         let keepsAlive = version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
-        let head = HTTPRequestHead(method: String(parts[0]), path: path, query: query, headers: headers,
-                                   keepsAlive: keepsAlive, contentLength: contentLength)
+        let rawPath = String(target[..<(question ?? target.endIndex)])
+        let head = HTTPRequestHead(method: String(parts[0]), path: path, rawPath: rawPath, query: query,
+                                   headers: headers, keepsAlive: keepsAlive, contentLength: contentLength)
         return .head(head, length: end + 4)
     }
 

@@ -48,11 +48,16 @@ struct HTTPResponse: Sendable {
         HTTPResponse(status: status, contentType: "application/json", body: body)
     }
 
-    /// The bytes on the wire; `Connection: close` unless `keepsAlive`.
+    /// The bytes on the wire; `Connection: close` unless `keepsAlive`. A header whose value holds a control
+    /// character is left out rather than written (none should: `Location` is built from a checked path, the
+    /// others are constants, numbers and the hexadecimal token), so no value can split the head.
     func serialized(keepsAlive: Bool) -> [UInt8] {
         var head = "HTTP/1.1 \(status.code) \(status.reason)\r\nContent-Type: \(contentType)\r\n"
             + "Content-Length: \(body.count)\r\n"
-        for (name, value) in Self.securityHeaders + extraHeaders { head += "\(name): \(value)\r\n" }
+        for (name, value) in Self.securityHeaders + extraHeaders
+            where !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            head += "\(name): \(value)\r\n"
+        }
         head += keepsAlive ? "\r\n" : "Connection: close\r\n\r\n"
         return Array(head.utf8) + body
     }

@@ -47,8 +47,8 @@ struct WebAccess: Sendable {
             guard Self.matches(queryToken, token) else { return .refused("a wrong token in the query") }
             guard !head.isStateChanging else { return .refused("a token in the query of a \(head.method)") }
             let rest = head.query.filter { $0.name != "token" }
-            let location = head.path + (rest.isEmpty ? "" : "?" + rest.map { "\(Self.escaped($0.name))="
-                + Self.escaped($0.value) }.joined(separator: "&"))
+            let location = Self.redirectPath(head.rawPath) + (rest.isEmpty ? "" : "?" + rest.map {
+                "\(Self.escaped($0.name))=" + Self.escaped($0.value) }.joined(separator: "&"))
             return .redirect(location: location,
                              cookie: "\(cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/")
         }
@@ -80,6 +80,19 @@ struct WebAccess: Sendable {
             difference |= expected[index] ^ (index < given.count ? given[index] : 0)
         }
         return difference == 0
+    }
+
+    /// Where the token's redirect sends the browser: the path as it was sent (`rawPath`, still percent-encoded, so
+    /// `/x%0d%0a…` stays those bytes and `/%2Fevil.example/` stays one path on this origin) when it is an absolute
+    /// path of RFC 3986's characters that a browser resolves on this origin; else `/`. So `//evil.example/` (a
+    /// protocol-relative URL), `/\evil.example/` (a browser reads `\` as `/`) and any control character are
+    /// never what `Location` says.
+    static func redirectPath(_ rawPath: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~%!$&'()*+,;=:@/".utf8)
+        guard rawPath.hasPrefix("/"), !rawPath.hasPrefix("//"), rawPath.utf8.allSatisfy(allowed.contains) else {
+            return "/"
+        }
+        return rawPath
     }
 
     /// Percent-escapes everything but unreserved characters, for the redirect's query.
