@@ -97,6 +97,8 @@ extension ProtocolService {
             return try edit(BundleEditor.Edit(write))
         case .remove(let key, let language, let table):
             return try edit(BundleEditor.Edit(key: key, language: language, table: table, change: .removal))
+        case .check(let write):
+            return try check(BundleEditor.Edit(write))
         case .reportMissing(let report):
             missingKeys.merge(report)
             return []
