@@ -57,6 +57,8 @@ extension FormatSpecifiers {
         let language = DisplayText.escaped(developmentLanguage)
         var problems: [SpecifierProblem] = []
         for device in devices.isEmpty ? [nil] : devices.sorted().map(Optional.some) {
+            // A value without that device's text nor `other`'s is judged on the devices it has.
+            guard value.shown(on: device) != nil else { continue }
             let place = TextPlace(device: device)
             let found = ArgumentWalk(value, at: place)
             let expected = development.flatMap { $0.shown(on: device) == nil ? nil : ArgumentWalk($0, at: place) }
