@@ -75,7 +75,7 @@ def measure(bench, corpus, extra):
 
 
 def shown(seconds):
-    return f"{seconds * 1e9:.1f} ns" if seconds < 1e-6 else f"{seconds * 1e3:.3f} ms"
+    return f"{seconds * 1e9:.1f} ns" if seconds < 1e-5 else f"{seconds * 1e3:.3f} ms"
 
 
 def main():

@@ -113,7 +113,7 @@ struct SpecifierSuite: BenchmarkSuite {
             if isTSV {
                 print("\(name)\t\(seconds)")
             } else {
-                let shown = seconds < 1e-6 ? String(format: "%.1f ns", seconds * 1e9)
+                let shown = seconds < 1e-5 ? String(format: "%.1f ns", seconds * 1e9)
                     : String(format: "%.3f ms", seconds * 1e3)
                 print("  " + Format.cell(name, 24) + Format.cell(shown, 14, right: true))
             }
