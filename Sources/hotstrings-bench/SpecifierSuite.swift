@@ -121,8 +121,8 @@ struct SpecifierSuite: BenchmarkSuite {
         return 0
     }
 
-    /// Seconds per call of `body` over `count` calls.
-    private static func secondsPerCall(_ count: Int, _ body: (Int) -> String) -> Double {
+    /// Seconds per call of `body` over `count` calls, `n` cycling through 0..1023 (`PluralSuite` times so too).
+    static func secondsPerCall(_ count: Int, _ body: (Int) -> String) -> Double {
         var sink = 0
         let start = ContinuousClock.now
         for index in 0..<count { sink &+= body(index & 1023).utf8.count }
