@@ -59,17 +59,28 @@ extension BundleEditor {
     private func specifierProblems(of edit: Edit, writing result: [UInt8], replacing original: [UInt8],
                                    at place: Place) throws(Failure) -> [SpecifierProblem] {
         guard let language = LanguageTag(edit.language), language != developmentLanguage,
-              let after = Self.entry(of: edit.key, in: result, at: place),
+              let after = Self.writtenEntry(of: edit, in: result, at: place),
               let development = try developmentEntry(of: edit.key, table: edit.table) else { return [] }
         let reference = developmentLanguage.identifier
         // A catalog's key is the format the code passes, as `lint` reads it.
         let key = place.kind == .catalog ? edit.key : nil
         let problems = FormatSpecifiers.problems(of: after, against: development, catalogKey: key,
                                                  developmentLanguage: reference)
+        // The value as it was is read only when a problem lies outside the text written (a plain value has none).
+        guard problems.contains(where: { !Self.isWritten($0.place, by: edit) }) else { return problems }
         let before = Set(Self.entry(of: edit.key, in: original, at: place).map {
             FormatSpecifiers.problems(of: $0, against: development, catalogKey: key, developmentLanguage: reference)
         } ?? [])
         return problems.filter { !before.contains($0) || Self.isWritten($0.place, by: edit) }
+    }
+
+    /// The key's value once `edit` is written: a `.strings` value is the edit's own (its file need not be read
+    /// again), anything else as `result` serves it.
+    private static func writtenEntry(of edit: Edit, in result: [UInt8], at place: Place) -> StringsdictEntry? {
+        if place.kind == .strings, case .value(let value, _) = edit.change {
+            return StringsdictEntry(format: value, variables: [:])
+        }
+        return entry(of: edit.key, in: result, at: place)
     }
 
     /// Whether `place` is the text `edit` writes: the value (a device's text), or the form.
