@@ -15,8 +15,9 @@ struct SetCommand: Command {
             <table>.strings unless the table is served only by catalogs. Only the value's bytes change: \
             encoding, comments, order and line endings stay. The file is replaced whole (temporary file, \
             fsync, rename), so the daemon serves the change as one reload. Prints the file written, relative \
-            to the bundle. A value whose format specifiers differ from the development language's is refused \
-            (as lint judges them) unless --force. See docs/GUIDE.md, "Edit live".
+            to the bundle. A value whose format specifiers take an argument the development language does not \
+            give, or read one as another class, is refused with lint's error unless --force (lint's warnings \
+            are written). See docs/GUIDE.md, "Edit live".
             """,
         arguments: [
             ArgumentSpec(name: "key", help: "The key."),
@@ -45,7 +46,7 @@ struct SetCommand: Command {
     static let createsLanguage: CommandOption<Bool> = .flag(
         "create-language", help: "Create the language's folder (<language>.lproj) when the bundle has none.")
     static let forces: CommandOption<Bool> = .flag(
-        "force", help: "Write a value whose format specifiers differ from the development language's.")
+        "force", help: "Write a value whose format specifiers lint judges an error (a %d translated as %@).")
 
     var write: Write
     var target: EditOptions

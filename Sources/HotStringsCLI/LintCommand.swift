@@ -20,9 +20,12 @@ struct LintCommand: Command {
             the development language: keys missing from a translation and keys only a translation has are \
             warnings. Base.lproj is not compared, nor is a root without the development language. The text \
             output lists at most \(LintCommand.keyWarningLimit) such keys per file and kind; --json lists all. \
-            A translated value or .stringsdict entry whose format specifiers take other arguments than the \
-            development language's (a %d translated as %@ crashes the app that formats it) is an error at its \
-            key; positions that reorder the same arguments (%2$d ... %1$@) are no difference.
+            Every value's format specifiers (a .strings value, a .stringsdict entry with its forms and device \
+            texts, each language of a String Catalog) are judged by argument position and class against the \
+            development language's value of the key: an argument it does not give, or read as another class, is \
+            an error at the value (a %d translated as %@ crashes the app that formats it); an argument left out, \
+            positioned and plain specifiers mixed, and a % that starts no specifier are warnings. Positions that \
+            reorder the same arguments (%2$d ... %1$@) are no difference.
 
             In a .stringsdict, an entry without an 'other' form or with an undefined %#@variable@ is an \
             error, and so is one whose variables nest more than 8 deep or expand past 64 KiB (in a catalog \

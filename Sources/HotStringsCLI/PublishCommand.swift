@@ -10,11 +10,12 @@ struct PublishCommand: Command {
         abstract: "Publish a bundle as a static release for 'pull' (any web server or CDN).",
         discussion: """
             Lints every table first and refuses to publish when there are errors (warnings are printed and \
-            allowed). Publishes only the tables the daemon serves, by the same names (other files, and names \
-            that look meant as tables or language folders but are not served, such as Localizable.STRINGS or \
-            DE.LPROJ, are skipped with a warning each), refuses links that \
-            lead outside the bundle and names a pull cannot install. Then writes OUTDIR/files/<sha256> for every \
-            table (content-addressed: files an earlier \
+            allowed); --force publishes anyway when the only errors are format specifiers a translation takes \
+            otherwise than the development language (each is named). Publishes only the tables the daemon \
+            serves, by the same names (other files, and names that look meant as tables or language folders but \
+            are not served, such as Localizable.STRINGS or DE.LPROJ, are skipped with a warning each), refuses \
+            links that lead outside the bundle and names a pull cannot install. Then writes \
+            OUTDIR/files/<sha256> for every table (content-addressed: files an earlier \
             release has are not written again), OUTDIR/releases/<release>.json, and last OUTDIR/manifest.json \
             (format, release id, creation time, sequence, each file's path, size and SHA-256). The sequence is \
             the highest OUTDIR published plus one. A bundle identical to the current release publishes nothing, \
@@ -29,7 +30,7 @@ struct PublishCommand: Command {
                             + "with --from-release, OUTDIR."),
             ArgumentSpec(name: "outdir", help: "The folder to publish into (created if missing).", isOptional: true),
         ],
-        options: [LintCommand.developmentLanguage, followsExternalSymlinks, sign, expiresIn, fromRelease],
+        options: [LintCommand.developmentLanguage, followsExternalSymlinks, sign, expiresIn, fromRelease, forces],
         exitCodes: [
             (ExitCode.success, "Published (or the bundle is the current release already)."),
             (ExitCode.failure, "A table has errors, or the bundle or OUTDIR cannot be read or written."),
@@ -53,6 +54,10 @@ struct PublishCommand: Command {
         "from-release", .text("release"),
         help: "Publish the release OUTDIR/releases/<release>.json again, with a new sequence (rolls every machine "
             + "back); the only argument is then OUTDIR.")
+
+    static let forces: CommandOption<Bool> = .flag(
+        "force", help: "Publish even with format specifier errors (a %d translated as %@), naming each; other "
+            + "errors still refuse.")
 
     static let followsExternalSymlinks: CommandOption<Bool> = .flag(
         "follow-external-symlinks",
@@ -86,6 +91,8 @@ struct PublishCommand: Command {
     var output: String
     var developmentLanguage: String
     var followsExternalSymlinks: Bool
+    /// Whether format specifier errors are published anyway (`--force`).
+    var forces: Bool
     /// The key `--sign` names, read (and checked) before anything is published.
     var signingKey: MinisignSecretKey?
     var expiresIn: Duration?
@@ -106,6 +113,7 @@ struct PublishCommand: Command {
         }
         developmentLanguage = try arguments[LintCommand.developmentLanguage]
         followsExternalSymlinks = try arguments[Self.followsExternalSymlinks]
+        forces = try arguments[Self.forces]
         signingKey = try arguments[Self.sign].map { path throws(UsageError) in
             try KeygenCommand.secretKey(atPath: path, option: "--sign")
         }
@@ -124,9 +132,18 @@ struct PublishCommand: Command {
             saidByLint = Set(report.files.filter(\.isSkipped).map(\.path))
             let lint = LintCommand(paths: [bundle], developmentLanguage: developmentLanguage)
             for file in report.files { io.stderr.write(lint.text(for: file)) }
-            guard report.errorCount == 0 else {
-                io.printError("\(LintCommand.summary(report)); nothing published")
+            let specifierErrors = report.files.reduce(0) { count, file in
+                count + file.diagnostics.count { $0.severity == .error && $0.kind == .formatSpecifiers }
+            }
+            guard report.errorCount == (forces ? specifierErrors : 0) else {
+                let hint = !forces && specifierErrors == report.errorCount
+                    ? " (--force publishes format specifier errors anyway)" : ""
+                io.printError("\(LintCommand.summary(report)); nothing published\(hint)")
                 return ExitCode.failure
+            }
+            if specifierErrors > 0 {
+                io.printWarning("publishing with \(specifierErrors) format specifier "
+                    + "\(specifierErrors == 1 ? "error" : "errors") named above (--force)")
             }
         }
         do throws(ReleaseError) {

@@ -1,8 +1,8 @@
 import StringsFormat
 
 /// `.stringsdict` checks: each entry on its own (it can format: `other` present, every `%#@variable@` defined;
-/// its plural categories fit the language), and each translation against the development language (the same
-/// format specifiers: a `%d` translated as `%@` crashes apps).
+/// its plural categories fit the language). Its format specifiers are judged with every other value's
+/// (`Linter+Specifiers`).
 extension Linter {
     /// Parses a `.stringsdict` read from `path` and checks each entry.
     package func lintStringsdict(_ bytes: [UInt8], path: String) -> LintedFile {
@@ -70,37 +70,6 @@ extension Linter {
         case .variableWidth(let texts)?: Array(texts.values)
         case .deviceSpecific(let texts)?: Array(texts.values)
         case nil: []
-        }
-    }
-
-    /// Errors for translated entries whose format specifiers differ from the development language's entry of the
-    /// same key (same root and table); `Base.lproj` and files that did not parse take no part.
-    package func compareRules(_ files: inout [LintedFile]) {
-        var groups: [String: [Int]] = [:]
-        for (index, file) in files.enumerated() {
-            guard let place = file.place, !place.isBase, file.rules != nil else { continue }
-            groups[place.root + "\u{0}" + place.table, default: []].append(index)
-        }
-        for members in groups.values {
-            guard let reference = members.first(where: { files[$0].place?.isLanguage(developmentLanguage) == true }),
-                  let referenceRules = files[reference].rules,
-                  let referencePlace = files[reference].place else { continue }
-            let referenceName = "\(referencePlace.folder)/\(referencePlace.table).stringsdict"
-            for member in members where member != reference {
-                guard let rules = files[member].rules else { continue }
-                for key in rules.keys {
-                    guard let entry = rules[key], let original = referenceRules[key] else { continue }
-                    let expected = FormatSpecifiers.signature(of: original)
-                    let found = FormatSpecifiers.signature(of: entry)
-                    guard expected != found else { continue }
-                    files[member].diagnostics.append(Diagnostic(
-                        severity: .error, kind: .ruleError,
-                        location: files[member].ruleLocations[key],
-                        message: "'\(DisplayText.escaped(key))': format specifiers \(found) differ from "
-                            + "\(expected) in \(referenceName)",
-                        key: key))
-                }
-            }
         }
     }
 }

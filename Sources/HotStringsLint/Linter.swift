@@ -20,11 +20,12 @@ package struct Diagnostic: Sendable, Equatable {
         /// A catalog language (or `sourceLanguage`) that is not a language tag: `compile` refuses it, since
         /// it names a folder (`../x` would be one outside OUTDIR).
         case language
-        /// A `.stringsdict` entry that cannot format: no `other`, an undefined variable, specifiers that differ
-        /// from the development language's.
+        /// A `.stringsdict` entry that cannot format: no `other`, an undefined variable.
         case ruleError
-        /// A `.strings` value whose format specifiers take other arguments than the development language's
-        /// value of the same key (a `%d` translated as `%@`).
+        /// A value whose format specifiers take other arguments than the development language's value of the
+        /// same key (a `%d` translated as `%@`), leave one out, or mix positioned and plain specifiers
+        /// (`FormatSpecifiers.problems(of:against:developmentLanguage:)`): a `.strings` value, a `.stringsdict`
+        /// entry, a String Catalog's localization.
         case formatSpecifiers
         /// A language folder that is the same language as another of its bundle (`DE.lproj` beside `de.lproj`):
         /// only one of them is served.
@@ -185,7 +186,7 @@ package struct Linter {
             }
         }
         compareLanguages(&files)
-        compareRules(&files)
+        compareSpecifiers(&files)
         reportLanguageClashes(&files)
         return LintReport(files: files)
     }
@@ -258,25 +259,11 @@ package struct Linter {
                         message: "key '\(DisplayText.escaped(entry.key))' is missing (present in \(referenceName))",
                         key: entry.key))
                 }
-                for entry in table.entries {
-                    guard let original = referenceTable[entry.key] else {
-                        files[member.index].diagnostics.append(Diagnostic(
-                            severity: .warning, kind: .extraKey, location: entry.location,
-                            message: "key '\(DisplayText.escaped(entry.key))' is not in the development language "
-                                + "(\(developmentLanguage))",
-                            key: entry.key))
-                        continue
-                    }
-                    // A `%d` translated as `%@` crashes the app that formats it: the same error as for rules.
-                    let expected = FormatSpecifiers.argumentSignature(of: original)
-                    let found = FormatSpecifiers.argumentSignature(of: entry.value)
-                    guard found != expected else { continue }
-                    let foundText = found.isEmpty ? "(none)" : found
-                    let expectedText = expected.isEmpty ? "(none)" : expected
+                for entry in table.entries where referenceTable[entry.key] == nil {
                     files[member.index].diagnostics.append(Diagnostic(
-                        severity: .error, kind: .formatSpecifiers, location: entry.location,
-                        message: "'\(DisplayText.escaped(entry.key))': format specifiers \(foundText) differ from "
-                            + "\(expectedText) in \(referenceName)",
+                        severity: .warning, kind: .extraKey, location: entry.location,
+                        message: "key '\(DisplayText.escaped(entry.key))' is not in the development language "
+                            + "(\(developmentLanguage))",
                         key: entry.key))
                 }
             }

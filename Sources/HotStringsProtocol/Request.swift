@@ -20,6 +20,8 @@ package enum Request: Sendable, Equatable {
     case set(Write)
     /// `remove`: removes one key of one language from the bundle's files.
     case remove(key: String, language: String, table: String)
+    /// `check`: what a `set` would write and what is wrong with its format specifiers; writes nothing.
+    case check(Write)
     /// `report-missing`: keys a client's lookups missed or found only through a fallback (see `MissingReport`).
     case reportMissing(MissingReport)
     /// `missing`: the keys every client reported, optionally of one requested language or one table.
@@ -45,6 +47,7 @@ package enum Request: Sendable, Equatable {
         case .status: "status"
         case .set: "set"
         case .remove: "remove"
+        case .check: "check"
         case .reportMissing: "report-missing"
         case .missing: "missing"
         case .states: "states"
@@ -55,7 +58,7 @@ package enum Request: Sendable, Equatable {
     /// Every op of protocol version 1.
     package static let ops = [
         "hello", "languages", "get", "table", "subscribe", "unsubscribe", "select-language", "status", "set", "remove",
-        "report-missing", "missing", "states", "lint",
+        "check", "report-missing", "missing", "states", "lint",
     ]
 }
 

@@ -74,8 +74,8 @@ package enum RequestDecoder {
             }
         case "status":
             return .status
-        case "set":
-            return .set(Write(
+        case "set", "check":
+            let write = Write(
                 key: try fields.requiredString("key", allowEmpty: true),
                 value: try fields.requiredString("value", allowEmpty: true),
                 language: try fields.requiredString("language"),
@@ -85,7 +85,8 @@ package enum RequestDecoder {
                 comment: try fields.optionalString("comment", allowEmpty: true),
                 createLanguage: try fields.optionalBool("createLanguage") ?? false,
                 force: try fields.optionalBool("force") ?? false
-            ))
+            )
+            return op == "set" ? .set(write) : .check(write)
         case "remove":
             return .remove(key: try fields.requiredString("key", allowEmpty: true),
                            language: try fields.requiredString("language"),

@@ -33,7 +33,7 @@ package enum RequestEncoder {
             }
         case .selectLanguage(let language):
             members.append(("language", .string(orNull: language)))
-        case .set(let write):
+        case .set(let write), .check(let write):
             members += [("key", .string(write.key)), ("value", .string(write.value)),
                         ("language", .string(write.language)), ("table", .string(write.table))]
             if let form = write.form { members.append(("form", .string(form))) }

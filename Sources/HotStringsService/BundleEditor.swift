@@ -245,7 +245,7 @@ package struct BundleEditor: Sendable {
     }
 
     /// Refuses what no file may hold and names that leave the bundle or that the watcher ignores.
-    private static func check(_ edit: Edit) throws(Failure) {
+    static func check(_ edit: Edit) throws(Failure) {
         guard !edit.key.isEmpty else { throw Failure(.invalidInput, "the key must not be empty") }
         var texts = [("key", edit.key)]
         switch edit.change {
@@ -272,7 +272,7 @@ package struct BundleEditor: Sendable {
     }
 
     /// Refuses a place whose folder (or file) is, through a symbolic link, outside the root.
-    private func checkContained(_ place: Place) throws(Failure) {
+    func checkContained(_ place: Place) throws(Failure) {
         for relative in [place.folder, place.file] {
             let resolved: String
             do {
@@ -289,7 +289,7 @@ package struct BundleEditor: Sendable {
     }
 
     /// The file's bytes with `edit` made, after the specifier check.
-    private func edited(_ bytes: [UInt8], at place: Place, by edit: Edit) throws(Failure) -> [UInt8] {
+    func edited(_ bytes: [UInt8], at place: Place, by edit: Edit) throws(Failure) -> [UInt8] {
         let result: [UInt8]
         do {
             switch (place.kind, edit.change, edit.device) {
@@ -330,7 +330,7 @@ package struct BundleEditor: Sendable {
         } catch {
             throw Failure(error, file: display(place.file))
         }
-        if !edit.isForced { try checkSpecifiers(of: edit, writing: result, at: place) }
+        if !edit.isForced { try checkSpecifiers(of: edit, writing: result, replacing: bytes, at: place) }
         return result
     }
 }

@@ -26,6 +26,28 @@ extension ProtocolService {
     }
 }
 
+extension ProtocolService {
+    /// Answers `check`: the file a `set` would write and the problems of its format specifiers (`problems`: each
+    /// `severity` and `message`, as `lint` reports them; an error is what `set` refuses), writing nothing. The page
+    /// asks it as a translator types, so it has no grammar of its own.
+    func check(_ edit: BundleEditor.Edit) throws(ProtocolError) -> OffCoreWork {
+        guard let editor = environment.bundleEditor else { throw .internal("this server does not edit its bundle") }
+        // The development language's files are read and parsed: off the core, on the readers' worker.
+        return OffCoreWork(.reads) { _ in
+            do throws(BundleEditor.Failure) {
+                let verdict = try editor.verdict(on: edit)
+                let problems = verdict.messages.map { problem in
+                    JSONValue.object([("severity", .string(problem.severity.rawValue)),
+                                      ("message", .string(problem.message))])
+                }
+                return .answer(.success([("file", .string(verdict.file)), ("problems", .array(problems))]))
+            } catch {
+                return .answer(.failure(ProtocolError(error)))
+            }
+        }
+    }
+}
+
 extension BundleEditor.Edit {
     /// The edit a `set` request asks for.
     package init(_ write: Write) {

@@ -122,6 +122,8 @@ extension ProtocolService {
             return .offCore(try edit(BundleEditor.Edit(write)))
         case .remove(let key, let language, let table):
             return .offCore(try edit(BundleEditor.Edit(key: key, language: language, table: table, change: .removal)))
+        case .check(let write):
+            return .offCore(try check(BundleEditor.Edit(write)))
         case .reportMissing(let report):
             missingKeys.merge(report)
             return .now([])

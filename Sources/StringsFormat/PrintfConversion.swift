@@ -1,7 +1,7 @@
 /// The conversions of `PrintfFormatter`: one argument under one specification, as glibc prints it.
 ///
-/// Widths and precisions are never negative and at most `Spec.maximumCount` (`PrintfFormatter` reads them so),
-/// which bounds every padding and digit string made here.
+/// Widths and precisions are never negative and at most `FormatSpecifier.maximumCount` (`PrintfFormatter` reads them
+/// so), which bounds every padding and digit string made here.
 enum PrintfConversion {
     static func convert(_ argument: FormatArgument, _ spec: Spec) -> String {
         var sign = ""
@@ -11,26 +11,27 @@ enum PrintfConversion {
         case "@":
             // Foundation on Linux, the reference, ignores a width and precision on `%@`.
             return string(argument)
-        case "s":
+        case "s", "S":
             body = string(argument)
             if let precision = spec.precision { body = String(body.prefix(precision)) }
             zeroPadAllowed = false
-        case "c":
+        case "c", "C":
             body = Unicode.Scalar(UInt32(truncatingIfNeeded: argument.integerValue)).map { String($0) } ?? ""
             zeroPadAllowed = false
-        case "d", "i":
+        case "d", "D", "i":
             let value = argument.integerValue
             sign = value < 0 ? "-" : spec.flags.contains(.plus) ? "+" : spec.flags.contains(.space) ? " " : ""
             body = integerDigits(String(value.magnitude), spec)
             zeroPadAllowed = spec.precision == nil
-        case "u", "o", "x", "X":
+        case "u", "U", "o", "O", "x", "X":
             let value = UInt64(bitPattern: argument.integerValue)
-            let radix = spec.conversion == "o" ? 8 : spec.conversion == "u" ? 10 : 16
+            let radix = spec.conversion == "o" || spec.conversion == "O" ? 8
+                : spec.conversion == "u" || spec.conversion == "U" ? 10 : 16
             body = integerDigits(String(value, radix: radix, uppercase: spec.conversion == "X"), spec)
             if spec.flags.contains(.alternate), value != 0 {
                 if spec.conversion == "x" { sign = "0x" }
                 if spec.conversion == "X" { sign = "0X" }
-                if spec.conversion == "o", !body.hasPrefix("0") { body = "0" + body }
+                if spec.conversion == "o" || spec.conversion == "O", !body.hasPrefix("0") { body = "0" + body }
             }
             zeroPadAllowed = spec.precision == nil
         default:

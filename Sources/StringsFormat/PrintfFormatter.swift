@@ -16,14 +16,15 @@ struct NoPrintfVariables: PrintfVariables {
 
 /// A printf-style formatter for the specifiers Apple strings use, matching `String(format:)`.
 ///
-/// Supported: `%%`, `%@`, `%s`, `%c`, `%d %i %u %o %x %X`, `%f %F %e %E %g %G`, with positions (`%2$@`),
-/// flags (`-+ 0#`), widths and precisions (digits or `*`), and length modifiers (`hh h l ll q L z t j`, which
-/// do not change the result for these arguments). `%#@name@` is a stringsdict variable, handed to `variables`.
-/// A specifier without an argument, or an unknown conversion, is a `FormatError` naming it.
+/// Specifiers are read by `FormatSpecifier`, the project's one grammar (CoreFoundation's): `%%`, `%@`, `%s %S`,
+/// `%c %C`, `%d %D %i %u %U %o %O %x %X`, `%f %F %e %E %g %G %a %A`, with positions (`%2$@`), flags (`-+ 0#`),
+/// widths and precisions (digits, `*` or `*n$`), and length modifiers (`hh h l ll q L z t j`, which do not change
+/// the result for these arguments). `%#@name@` is a stringsdict variable, handed to `variables`. A specifier
+/// without an argument, an unknown conversion, or `%p`, `%P` and `%n` (addresses), is a `FormatError` naming it.
 ///
 /// Bounded whatever the format and arguments: widths, precisions and positions are capped at
-/// `Spec.maximumCount`, a `*` reads its argument as C's `int` (the low 32 bits, as `String(format:)` on Linux
-/// does; a negative width left-justifies, a negative precision is none), variables nest at most
+/// `FormatSpecifier.maximumCount`, a `*` reads its argument as C's `int` (the low 32 bits, as `String(format:)` on
+/// Linux does; a negative width left-justifies, a negative precision is none), variables nest at most
 /// `StringsdictEntry.maximumNesting` deep and expand to at most `maximumExpandedSize` bytes of texts, and a
 /// result longer than `StringsdictFormatter.maximumOutputSize` bytes is a `FormatError`.
 ///
@@ -77,64 +78,41 @@ struct PrintfFormatter<Variables: PrintfVariables> {
                 try checkOutputSize()
             }
             guard index < end else { return }
-            let start = index
-            index += 1
-            var spec = Spec()
-            // Position: digits followed by `$`.
-            var lookahead = index
-            var number = 0
-            while lookahead < end, let digit = asciiDigit(bytes[lookahead]) {
-                number = min(number * 10 + digit, Spec.maximumCount)
-                lookahead += 1
-            }
-            if lookahead > index, lookahead < end, bytes[lookahead] == UInt8(ascii: "$"), number > 0 {
-                spec.position = number
-                index = lookahead + 1
-            }
-            while index < end, let flag = PrintfFlags(byte: bytes[index]) {
-                spec.flags.insert(flag)
-                index += 1
-            }
-            if index < end, bytes[index] == UInt8(ascii: "@"), spec.flags.contains(.alternate) {
-                // `%#@name@`: a stringsdict variable.
-                guard let close = (index + 1..<end).first(where: { bytes[$0] == UInt8(ascii: "@") }) else {
-                    throw FormatError("unterminated variable '\(Self.text(bytes, start..<end))'")
-                }
-                let name = Self.text(bytes, (index + 1)..<close)
-                index = close + 1
-                try expandVariable(name, position: spec.position)
-                continue
-            }
-            if let width = try readCount(bytes, &index) {
-                // A negative width (only a `*` gives one) left-justifies, as in C.
-                if width < 0 { spec.flags.insert(.leftAlign) }
-                spec.width = abs(width)
-            }
-            if index < end, bytes[index] == UInt8(ascii: ".") {
-                index += 1
-                // A negative precision (only a `*` gives one) is taken as if it were not there, as in C.
-                let precision = try readCount(bytes, &index) ?? 0
-                spec.precision = precision < 0 ? nil : precision
-            }
-            while index < end, Self.isLengthModifier(bytes[index]) { index += 1 }
-            guard index < end else { throw FormatError("incomplete specifier '\(Self.text(bytes, start..<end))'") }
-            let conversion = bytes[index]
-            index += 1
-            if conversion == UInt8(ascii: "%") {
+            let specifier = FormatSpecifier.read(bytes, at: index)
+            index = specifier.range.upperBound
+            switch specifier.kind {
+            case .percent:
                 output.append(UInt8(ascii: "%"))
-                continue
+            case .variable(let name):
+                try expandVariable(Self.text(bytes, name), position: specifier.position)
+            case .conversion(let conversion):
+                guard Self.isSupported(conversion) else {
+                    throw FormatError("unsupported format specifier '\(Self.text(bytes, specifier.range))'")
+                }
+                var spec = Spec(flags: specifier.flags, conversion: Unicode.Scalar(conversion))
+                if let count = specifier.width {
+                    let width = try value(of: count)
+                    // A negative width (only a `*` gives one) left-justifies, as in C.
+                    if width < 0 { spec.flags.insert(.leftAlign) }
+                    spec.width = abs(width)
+                }
+                if let count = specifier.precision {
+                    // A negative precision (only a `*` gives one) is taken as if it were not there, as in C.
+                    let precision = try value(of: count)
+                    spec.precision = precision < 0 ? nil : precision
+                }
+                let argumentIndex = try argumentIndex(position: specifier.position, ownArgument: ownArgument) {
+                    Self.text(bytes, specifier.range)
+                }
+                appendConversion(arguments[argumentIndex], spec)
+                try checkOutputSize()
+            case .unknown:
+                throw FormatError("unsupported format specifier '\(Self.text(bytes, specifier.range))'")
+            case .incomplete:
+                throw FormatError("incomplete specifier '\(Self.text(bytes, specifier.range))'")
+            case .unterminatedVariable:
+                throw FormatError("unterminated variable '\(Self.text(bytes, specifier.range))'")
             }
-            guard conversion < 0x80, Self.isConversion(conversion) else {
-                // The whole scalar, for the message.
-                while index < end, bytes[index] & 0xC0 == 0x80 { index += 1 }
-                throw FormatError("unsupported format specifier '\(Self.text(bytes, start..<index))'")
-            }
-            spec.conversion = Unicode.Scalar(conversion)
-            let argumentIndex = try argumentIndex(position: spec.position, ownArgument: ownArgument) {
-                Self.text(bytes, start..<index)
-            }
-            appendConversion(arguments[argumentIndex], spec)
-            try checkOutputSize()
         }
     }
 
@@ -198,25 +176,19 @@ struct PrintfFormatter<Variables: PrintfVariables> {
         try append(text, ownArgument: argumentIndex)
     }
 
-    /// A width or precision: digits, or `*` for the next argument; `nil` when neither is there.
+    /// A width or precision: its digits, or the argument a `*` names (the next one, or `*n$`'s).
     ///
     /// The argument of a `*` is read as C's `int` (its low 32 bits, what `String(format:)` on Linux reads), so
-    /// it may be negative. Either way the magnitude is at most `Spec.maximumCount`.
-    private mutating func readCount(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int)
-        throws(FormatError) -> Int?
-    {
-        if index < bytes.count, bytes[index] == UInt8(ascii: "*") {
-            index += 1
-            let argument = arguments[try argumentIndex(position: nil, ownArgument: nil) { "*" }]
+    /// it may be negative. Either way the magnitude is at most `FormatSpecifier.maximumCount`.
+    private mutating func value(of count: FormatSpecifier.Count) throws(FormatError) -> Int {
+        switch count {
+        case .fixed(let value):
+            return value
+        case .argument(let position):
+            let argument = arguments[try argumentIndex(position: position, ownArgument: nil) { "*" }]
             let value = Int(Int32(truncatingIfNeeded: argument.integerValue))
-            return min(max(value, -Spec.maximumCount), Spec.maximumCount)
+            return min(max(value, -FormatSpecifier.maximumCount), FormatSpecifier.maximumCount)
         }
-        var value: Int?
-        while index < bytes.count, let digit = asciiDigit(bytes[index]) {
-            value = min((value ?? 0) * 10 + digit, Spec.maximumCount)
-            index += 1
-        }
-        return value
     }
 
     /// The index of the argument a specifier takes; `specifier` names it in the error when there is none.
@@ -242,26 +214,12 @@ struct PrintfFormatter<Variables: PrintfVariables> {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
-    /// Whether `byte` is a length modifier (`hh h l ll q L z t j`), which the conversions here ignore.
-    static func isLengthModifier(_ byte: UInt8) -> Bool {
+    /// Whether the formatter prints conversion `byte` (every conversion but `%n`, `%p` and `%P`, which print
+    /// addresses or write through them).
+    private static func isSupported(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "h"), UInt8(ascii: "l"), UInt8(ascii: "q"), UInt8(ascii: "L"), UInt8(ascii: "z"),
-             UInt8(ascii: "t"), UInt8(ascii: "j"):
-            true
-        default:
-            false
-        }
-    }
-
-    private static func isConversion(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "@"), UInt8(ascii: "s"), UInt8(ascii: "S"), UInt8(ascii: "c"), UInt8(ascii: "C"),
-             UInt8(ascii: "d"), UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "o"), UInt8(ascii: "x"),
-             UInt8(ascii: "X"), UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "e"), UInt8(ascii: "E"),
-             UInt8(ascii: "g"), UInt8(ascii: "G"), UInt8(ascii: "a"), UInt8(ascii: "A"):
-            true
-        default:
-            false
+        case UInt8(ascii: "n"), UInt8(ascii: "p"), UInt8(ascii: "P"): false
+        default: true
         }
     }
 }
@@ -283,42 +241,8 @@ func asciiDigit(_ scalar: Unicode.Scalar) -> Int? {
     scalar.value >= 0x30 && scalar.value <= 0x39 ? Int(scalar.value - 0x30) : nil
 }
 
-/// The flags of a conversion specification: `-+ 0#'`.
-struct PrintfFlags: OptionSet {
-    let rawValue: UInt8
-    static let leftAlign = PrintfFlags(rawValue: 1)
-    static let plus = PrintfFlags(rawValue: 2)
-    static let space = PrintfFlags(rawValue: 4)
-    static let zero = PrintfFlags(rawValue: 8)
-    static let alternate = PrintfFlags(rawValue: 16)
-    static let grouping = PrintfFlags(rawValue: 32)
-
-    init(rawValue: UInt8) {
-        self.rawValue = rawValue
-    }
-
-    /// The flag `byte` writes, or nil when it is no flag.
-    init?(byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "-"): self = .leftAlign
-        case UInt8(ascii: "+"): self = .plus
-        case UInt8(ascii: " "): self = .space
-        case UInt8(ascii: "0"): self = .zero
-        case UInt8(ascii: "#"): self = .alternate
-        case UInt8(ascii: "'"): self = .grouping
-        default: return nil
-        }
-    }
-}
-
-/// A parsed conversion specification.
+/// A conversion specification with its width and precision resolved, for `PrintfConversion`.
 struct Spec {
-    /// The largest width, precision and position: larger ones written as digits or given to a `*` are read as
-    /// this, so that no conversion pads or prints more than about this many characters.
-    static let maximumCount = 1_000_000
-
-
-    var position: Int?
     var flags: PrintfFlags = []
     var width: Int?
     var precision: Int?

@@ -1,9 +1,9 @@
 /// A text cut into what a pseudo-language may change (prose) and what it must keep byte for byte (tokens):
 /// printf specifiers, `%#@name@` references, markup and backslash sequences.
 ///
-/// The specifier grammar is `PrintfFormatter`'s (position, `PrintfFlags`, width and precision as digits or `*`,
-/// length modifiers, one conversion), read leniently: whatever follows the `%` and its modifiers is kept with it,
-/// known conversion or not, so that a text the formatter would refuse stays refused the same way.
+/// A specifier's bounds are `FormatSpecifier`'s, the grammar the formatter reads, so that what is kept is what
+/// formats. Unknown things are kept too: a `%` and the character after its modifiers, conversion or not (`%k`),
+/// so that a text the formatter would refuse stays refused the same way.
 struct PseudoText {
     /// One run of the text.
     enum Piece {
@@ -25,7 +25,7 @@ struct PseudoText {
         var proseStart = scalars.startIndex
         var index = scalars.startIndex
         while index < scalars.endIndex {
-            guard let (end, isOpen) = Self.tokenEnd(in: scalars, at: index) else {
+            guard let (end, isOpen) = Self.tokenEnd(in: text, at: index) else {
                 index = scalars.index(after: index)
                 continue
             }
@@ -47,11 +47,11 @@ struct PseudoText {
 
     /// Where the token starting at `index` ends and whether it is open (cut short by the end of the text), or
     /// `nil` when none starts there.
-    private static func tokenEnd(in scalars: String.UnicodeScalarView, at index: String.Index)
-        -> (end: String.Index, isOpen: Bool)? {
+    private static func tokenEnd(in text: String, at index: String.Index) -> (end: String.Index, isOpen: Bool)? {
+        let scalars = text.unicodeScalars
         switch scalars[index] {
         case "%":
-            return specifierEnd(in: scalars, at: index)
+            return specifierEnd(in: text, at: index)
         case "\\":
             let end = scalars.index(index, offsetBy: 2, limitedBy: scalars.endIndex)
             return (end ?? scalars.endIndex, end == nil)
@@ -66,54 +66,14 @@ struct PseudoText {
         }
     }
 
-    /// `%` [digits `$`] [flags] (`#@name@` | [width] [`.` precision] [length] conversion), to the end of the text
-    /// when it stops early (an unterminated reference keeps the rest), and then open.
-    private static func specifierEnd(in scalars: String.UnicodeScalarView, at percent: String.Index)
-        -> (end: String.Index, isOpen: Bool) {
-        let end = scalars.endIndex
-        var index = scalars.index(after: percent)
-        func skip(while accepts: (Unicode.Scalar) -> Bool) {
-            while index < end, accepts(scalars[index]) { index = scalars.index(after: index) }
-        }
-        /// Digits, or `*` with an optional `digits$`.
-        func readCount() {
-            if index < end, scalars[index] == "*" {
-                index = scalars.index(after: index)
-                let digits = index
-                skip(while: isDigit)
-                if index > digits, index < end, scalars[index] == "$" {
-                    index = scalars.index(after: index)
-                } else {
-                    index = digits
-                }
-            } else {
-                skip(while: isDigit)
-            }
-        }
-        let digits = index
-        skip(while: isDigit)
-        if index > digits, index < end, scalars[index] == "$" {
-            index = scalars.index(after: index)
-        } else {
-            index = digits
-        }
-        var flags: PrintfFlags = []
-        while index < end, scalars[index].isASCII, let flag = PrintfFlags(byte: UInt8(scalars[index].value)) {
-            flags.insert(flag)
-            index = scalars.index(after: index)
-        }
-        if index < end, scalars[index] == "@", flags.contains(.alternate) {
-            let name = scalars.index(after: index)
-            guard let close = scalars[name...].firstIndex(of: "@") else { return (end, true) }
-            return (scalars.index(after: close), false)
-        }
-        readCount()
-        if index < end, scalars[index] == "." {
-            index = scalars.index(after: index)
-            readCount()
-        }
-        skip { $0.isASCII && PrintfFormatter<NoPrintfVariables>.isLengthModifier(UInt8($0.value)) }
-        return index < end ? (scalars.index(after: index), false) : (end, true)
+    /// Where the specifier at `percent` ends, as `FormatSpecifier` reads it: to the end of the text, and then open,
+    /// when the text ends first (a lone `%`, an unterminated `%#@name`).
+    private static func specifierEnd(in text: String, at percent: String.Index) -> (end: String.Index, isOpen: Bool) {
+        let utf8 = text.utf8
+        let specifier = FormatSpecifier.read(in: text, at: utf8.distance(from: utf8.startIndex, to: percent))
+        let isOpen = specifier.kind == .incomplete || specifier.kind == .unterminatedVariable
+        // The scanner ends a specifier at a scalar boundary (an unknown conversion is read whole).
+        return (utf8.index(utf8.startIndex, offsetBy: specifier.range.upperBound), isOpen)
     }
 
     /// `<` then a letter, `/`, `!` or `?`, up to the next `>`; a `<` without them is prose (`a < b`).

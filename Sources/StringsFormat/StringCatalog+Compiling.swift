@@ -25,6 +25,25 @@ extension StringCatalog {
     }
 }
 
+extension StringCatalog {
+    /// What `entry` compiles to in `language` (exactly as spelled in the catalog), a plain text as an entry
+    /// without variables: the value whose format specifiers `lint` and `set` judge. `nil` when the language has no
+    /// text for it; the source language's text of a key it has no localization for is the key.
+    package func formatEntry(of entry: Entry, language: String) -> StringsdictEntry? {
+        let value: CatalogValue?
+        if let localization = entry.localizations[language] {
+            value = CatalogValue(localization)
+        } else {
+            value = language == sourceLanguage ? .text(entry.key) : nil
+        }
+        switch value {
+        case .text(let text)?: return StringsdictEntry(format: text, variables: [:])
+        case .rule(let rule)?: return rule
+        case nil: return nil
+        }
+    }
+}
+
 extension TableContent {
     /// Adds what a catalog's key compiles to in one language: a text to `strings`, a rule to `rules`.
     mutating func append(_ value: CatalogValue?, key: String, comment: String?) {
@@ -98,7 +117,7 @@ enum CatalogValue: Hashable {
         // The variable takes the number the forms print: the first number specifier of `other` (else of any
         // form), with its position when it has one.
         let ordered = forms.sorted { $0.key == .other || ($1.key != .other && $0.key < $1.key) }
-        let specifier = ordered.lazy.compactMap { FormatSpecifiers.first(in: $0.value) }.first
+        let specifier = ordered.lazy.compactMap { FormatSpecifiers.firstNumber(in: $0.value) }.first
         let position = specifier?.position.map { "\($0)$" } ?? ""
         var all = variables
         all[name] = .plural(valueType: specifier?.valueType ?? "", forms: forms)
@@ -139,12 +158,16 @@ enum CatalogValue: Hashable {
         guard substitutions.values.contains(where: { $0.argumentNumber != nil }), text.contains("%#@") else {
             return text
         }
-        var result = text
-        for (name, substitution) in substitutions {
-            guard let number = substitution.argumentNumber else { continue }
-            result = result.replacingAll("%#@\(name)@", with: "%\(number)$#@\(name)@")
+        var result = ""
+        var copied = text.utf8.startIndex
+        for (specifier, written) in FormatSpecifier.all(in: text) {
+            guard specifier.position == nil, let name = specifier.variableName(in: text),
+                  let number = substitutions[name]?.argumentNumber else { continue }
+            let start = text.utf8.index(text.utf8.startIndex, offsetBy: specifier.range.lowerBound)
+            result += text[copied..<start] + "%\(number)$" + written.dropFirst()
+            copied = text.utf8.index(text.utf8.startIndex, offsetBy: specifier.range.upperBound)
         }
-        return result
+        return result + text[copied...]
     }
 }
 
@@ -170,73 +193,6 @@ extension StringCatalog.Localization {
     func picking(device: String) -> StringCatalog.Localization? {
         guard case .device(let cases)? = variations else { return self }
         return cases[device] ?? cases["other"] ?? stringUnit.map { StringCatalog.Localization(stringUnit: $0) }
-    }
-}
-
-/// The facts about printf specifiers that compiling a catalog needs (and, in `+Signatures`, what lint judges).
-package enum FormatSpecifiers {
-    /// The first number specifier of `text` (not `%@`, `%%` or `%#@name@`: a plural counts a number): its
-    /// position, if written, and its length modifiers with the conversion (`lld`, `d`, `f`).
-    static func first(in text: String) -> (position: Int?, valueType: String)? {
-        let scalars = Array(text.unicodeScalars)
-        var index = 0
-        while index < scalars.count {
-            guard scalars[index] == "%" else {
-                index += 1
-                continue
-            }
-            index += 1
-            var number = 0
-            var cursor = index
-            while cursor < scalars.count, let digit = asciiDigit(scalars[cursor]) {
-                number = number * 10 + digit
-                cursor += 1
-            }
-            var position: Int?
-            if cursor > index, cursor < scalars.count, scalars[cursor] == "$" {
-                position = number
-                index = cursor + 1
-            }
-            var isVariable = false
-            while index < scalars.count, "-+ 0#'".unicodeScalars.contains(scalars[index]) {
-                if scalars[index] == "#", index + 1 < scalars.count, scalars[index + 1] == "@" { isVariable = true }
-                index += 1
-            }
-            while index < scalars.count, asciiDigit(scalars[index]) != nil || scalars[index] == "."
-                || scalars[index] == "*" { index += 1 }
-            let start = index
-            while index < scalars.count, "hlqLztj".unicodeScalars.contains(scalars[index]) { index += 1 }
-            guard index < scalars.count, !isVariable, scalars[index] != "%" else {
-                index += 1
-                continue
-            }
-            guard "diuoxXfFeEgGaA".unicodeScalars.contains(scalars[index]) else { continue }
-            return (position, String(String.UnicodeScalarView(scalars[start...index])))
-        }
-        return nil
-    }
-
-    /// `text` with each `%arg` (Xcode's placeholder for a substitution's own argument) replaced by `own`;
-    /// `%%` stays as written.
-    static func replacingArg(in text: String, with own: String) -> String {
-        guard text.contains("%arg") else { return text }
-        var output = ""
-        var rest = Substring(text)
-        while let percent = rest.firstIndex(of: "%") {
-            output += rest[..<percent]
-            let after = rest[rest.index(after: percent)...]
-            if after.hasPrefix("%") {
-                output += "%%"
-                rest = after.dropFirst()
-            } else if after.hasPrefix("arg") {
-                output += own
-                rest = after.dropFirst(3)
-            } else {
-                output += "%"
-                rest = after
-            }
-        }
-        return output + rest
     }
 }
 

@@ -18,8 +18,8 @@ extension StringsdictEntry {
     /// Checks that the entry, and each entry of its devices, stays within `maximumNesting` and
     /// `maximumExpandedSize`.
     ///
-    /// A `%` that could start a reference in either the formatter or `plainText` is counted as one, so the
-    /// bound holds for both; variables the entry never reaches are not looked at.
+    /// References are read by `FormatSpecifier`, as the formatter and `plainText` read them, so the bound holds
+    /// for both; variables the entry never reaches are not looked at.
     /// - Throws: `FormatError` naming the variable that nests too deep, or the size the entry can reach.
     /// - Complexity: O(n) in the size of the entry's texts: each variable is measured once.
     public func checkExpansionBounds() throws(FormatError) {
@@ -66,20 +66,10 @@ private struct ExpansionMeasure {
     /// What `text`, found at nesting `level` (the format is level 0), expands to: its worst-case size, and how
     /// many levels of variables hang below it.
     mutating func measure(_ text: String, level: Int) throws(FormatError) -> Measured {
-        let bytes = Array(text.utf8)
-        var size = bytes.count
-        var references: [String] = []
-        var nextAt = 0  // the first `@` at or after the place searched: each byte is searched once
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "%") {
-            size = min(size + positionCost, limit)
-            guard let nameStart = Self.variableNameStart(bytes, after: index) else { continue }
-            nextAt = max(nextAt, nameStart)
-            while nextAt < bytes.count, bytes[nextAt] != UInt8(ascii: "@") { nextAt += 1 }
-            guard nextAt < bytes.count else { continue }
-            references.append(String(decoding: bytes[nameStart..<nextAt], as: UTF8.self))
-        }
+        var size = text.utf8.count
+        for byte in text.utf8 where byte == UInt8(ascii: "%") { size = min(size + positionCost, limit) }
         var depth = 0
-        for name in references {
+        for name in FormatSpecifiers.variables(in: text) {
             let variable = try measure(variable: name, level: level + 1)
             size = min(size + variable.size, limit)
             depth = max(depth, variable.depth + 1)
@@ -114,40 +104,11 @@ private struct ExpansionMeasure {
         return measured
     }
 
-    /// Where the name of the variable starting at `%` (`bytes[percent]`) begins: after an optional `N$`, flags
-    /// among which `#`, and `@`; `nil` when no variable starts there.
-    private static func variableNameStart(_ bytes: [UInt8], after percent: Int) -> Int? {
-        var index = percent + 1
-        while index < bytes.count, asciiDigit(bytes[index]) != nil { index += 1 }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "$") {
-            index += 1
-        } else {
-            index = percent + 1  // no position: the digits may be flags (`%0#@a@` is a variable to the formatter)
-        }
-        var isAlternate = false
-        while index < bytes.count, let flag = PrintfFlags(byte: bytes[index]) {
-            if flag == .alternate { isAlternate = true }
-            index += 1
-        }
-        guard isAlternate, index < bytes.count, bytes[index] == UInt8(ascii: "@") else { return nil }
-        return index + 1
-    }
-
-    /// The number of digits of the longest `%N$` in `text`.
+    /// The number of digits of the longest position (`%12$d`) in `text`, as `plainText` writes it.
     private static func longestPosition(in text: String) -> Int {
-        var longest = 0
-        var digits = -1  // -1: not right after a `%`
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "%") {
-                digits = 0
-            } else if digits >= 0, asciiDigit(byte) != nil {
-                digits += 1
-            } else {
-                if digits > 0, byte == UInt8(ascii: "$") { longest = max(longest, digits) }
-                digits = -1
-            }
+        FormatSpecifier.all(in: text).reduce(0) { longest, found in
+            max(longest, found.specifier.position.map { String($0).utf8.count } ?? 0)
         }
-        return longest
     }
 
     private static func texts(_ variable: StringsdictEntry.Variable) -> [String] {

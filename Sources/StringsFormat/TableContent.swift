@@ -34,50 +34,37 @@ extension StringsdictEntry {
         return expandingVariables(in: format, position: nil, depth: 0, budget: &budget)
     }
 
-    private func expandingVariables(in text: String, position: String?, depth: Int, budget: inout Int) -> String {
+    private func expandingVariables(in text: String, position: Int?, depth: Int, budget: inout Int) -> String {
         budget -= text.utf8.count
-        guard depth <= Self.maximumNesting, text.contains("%") else { return text }
-        var output = ""
-        var rest = Substring(text)
-        while let percent = rest.firstIndex(of: "%") {
-            output += rest[..<percent]
-            var cursor = rest.index(after: percent)
-            let digits = cursor
-            while cursor < rest.endIndex, rest[cursor].isASCII, rest[cursor].isNumber {
-                cursor = rest.index(after: cursor)
-            }
-            var ownPosition: Substring?
-            if cursor > digits, cursor < rest.endIndex, rest[cursor] == "$" {
-                ownPosition = rest[digits..<cursor]
-                cursor = rest.index(after: cursor)
-            } else {
-                cursor = digits
-            }
-            if rest[cursor...].hasPrefix("#@"), let end = rest[rest.index(cursor, offsetBy: 2)...].firstIndex(of: "@") {
-                let name = String(rest[rest.index(cursor, offsetBy: 2)..<end])
-                let inherited = ownPosition.map(String.init) ?? position
-                if budget >= 0 {
-                    output += expandingVariables(in: otherText(of: name), position: inherited, depth: depth + 1,
-                                                 budget: &budget)
-                } else {
-                    output += rest[percent...end]
+        guard depth <= Self.maximumNesting, text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        var copied = 0
+        for (specifier, written) in FormatSpecifier.all(in: text) {
+            output += bytes[copied..<specifier.range.lowerBound]
+            copied = specifier.range.upperBound
+            switch specifier.kind {
+            case .variable(let name):
+                guard budget >= 0 else {
+                    output += written.utf8
+                    continue
                 }
-                rest = rest[rest.index(after: end)...]
-                continue
+                let otherText = otherText(of: String(decoding: bytes[name], as: UTF8.self))
+                output += expandingVariables(in: otherText, position: specifier.position ?? position,
+                                             depth: depth + 1, budget: &budget).utf8
+            case .conversion where specifier.position == nil:
+                // An ordinary specifier: give it the variable's position when it has none of its own.
+                output += "%".utf8
+                if let position { output += "\(position)$".utf8 }
+                output += written.utf8.dropFirst()
+            case .conversion, .percent, .unknown, .incomplete, .unterminatedVariable:
+                output += written.utf8
             }
-            if cursor < rest.endIndex, rest[cursor] == "%" {
-                output += "%%"
-                rest = rest[rest.index(after: cursor)...]
-                continue
-            }
-            // An ordinary specifier: give it the variable's position when it has none of its own.
-            output += "%"
-            if ownPosition == nil, let position { output += position + "$" }
-            rest = rest[rest.index(after: percent)...]
         }
-        output += rest
-        return output
+        output += bytes[copied...]
+        return String(decoding: output, as: UTF8.self)
     }
+
     private func otherText(of name: String) -> String {
         switch variables[name] {
         case .plural(_, let forms)?: forms[.other] ?? forms.sorted { $0.key < $1.key }.last?.value ?? ""

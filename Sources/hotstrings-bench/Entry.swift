@@ -19,6 +19,7 @@ struct HotStringsBench {
         WebSuite.self,
         SignSuite.self,
         CatalogSuite.self,
+        SpecifierSuite.self,
     ] }
 
     /// Modes used by the suites themselves (child processes), not listed by `--help`.

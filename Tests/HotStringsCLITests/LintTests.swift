@@ -110,10 +110,11 @@ struct LintTests {
             let de = "\(root)/App/de.lproj/L.strings"
             #expect(result.code == 1)
             #expect(result.lines == [
-                "\(de):1:1: error: 'count': format specifiers %1$@ differ from %1$d in en.lproj/L.strings",
-                "\(de):5:3: error: 'plain': format specifiers %1$d differ from (none) in en.lproj/L.strings",
-                "\(de):6:1: error: 'star': format specifiers %1$d differ from %1$d %2$d in en.lproj/L.strings",
-                "4 files, 19 keys, 3 errors, 0 warnings",
+                "\(de):1:1: error: 'count': '%@' takes argument 1 as an object, where en's '%d' takes an integer",
+                "\(de):5:3: warning: 'plain': '%d' takes argument 1, which en does not give (en takes none; write %% "
+                    + "for a percent sign)",
+                "\(de):6:1: warning: 'star': argument 2 (en's '%*d') is left out",
+                "4 files, 19 keys, 1 error, 2 warnings",
             ])
         }
     }

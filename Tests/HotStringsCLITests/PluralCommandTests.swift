@@ -80,8 +80,11 @@ struct PluralCommandTests {
                 "\(ru):4:1: warning: 'files': variable 'n' has 'two', which 'ru' does not use (it uses one, few, "
                     + "many, other)",
                 "\(ru):4:1: warning: 'files': variable 'n' lacks 'few', 'many', which 'ru' needs",
-                "\(ru):9:1: error: 'count': format specifiers %@ differ from %d in en.lproj/L.stringsdict",
-                "2 files, 5 keys, 3 errors, 3 warnings",
+                "\(ru):9:1: error: 'count': '%#@n@' takes argument 1 as an object, where en's '%#@n@' takes an "
+                    + "integer",
+                "\(ru):9:1: error: 'count', form 'one' of 'n': '%@' takes argument 1 as an object, where en's '%#@n@' "
+                    + "takes an integer (also in form 'few' of 'n', form 'many' of 'n', form 'other' of 'n')",
+                "2 files, 5 keys, 4 errors, 3 warnings",
             ])
         }
     }

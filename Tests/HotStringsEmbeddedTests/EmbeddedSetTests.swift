@@ -40,4 +40,31 @@ struct EmbeddedSetTests {
         #expect(try String(contentsOfFile: fixture.bundle + "/" + file, encoding: .utf8)
             == gestures.replacingOccurrences(of: "<string>Tippen, %@</string>", with: "<string>Wischen, %@</string>"))
     }
+
+    /// `LiveStrings.set` judges what it writes as `lint` does (the table every path is tested with): an error is
+    /// `rejected` (`bad_request`) with `lint`'s message and nothing written, and `force` writes it.
+    @Test func differingSpecifiersAreRejectedWithLintsMessage() async throws {
+        let fixture = try EmbeddedBundle()
+        let strings = fixture.strings
+        #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
+        for (path, text) in SpecifierCases.files(translated: false) { try fixture.save(text, to: path) }
+        try await eventually("the table") {
+            strings.localizedString("type", table: SpecifierCases.table, arguments: [3]) == "3 files"
+        }
+        for table in SpecifierCases.all where table.isRefused {
+            let file = fixture.bundle + "/de.lproj/\(SpecifierCases.table)." + (table.form == nil ? "strings" : "stringsdict")
+            let before = try String(contentsOfFile: file, encoding: .utf8)
+            do {
+                try await strings.set(table.key, to: table.german, language: "de", table: SpecifierCases.table,
+                                      form: table.form, variable: table.form.map { _ in "messages" })
+                Issue.record("\(table.key) was written")
+            } catch {
+                #expect(error.code == .rejected && error.rejectionCode == "bad_request", "\(error)")
+                #expect(error.message == table.refusal)
+            }
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == before)
+            try await strings.set(table.key, to: table.german, language: "de", table: SpecifierCases.table,
+                                  form: table.form, variable: table.form.map { _ in "messages" }, force: true)
+        }
+    }
 }

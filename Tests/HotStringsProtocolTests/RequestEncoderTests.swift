@@ -25,6 +25,7 @@ struct RequestEncoderTests {
         .set(Write(key: "hint", value: "Klicken", language: "de", device: "mac")),
         .set(Write(key: "hint", value: "%d Tipps", language: "de", form: "other", device: "iphone")),
         .remove(key: "k", language: "de", table: "Localizable"),
+        .check(Write(key: "k", value: "%d Dateien", language: "de", form: "one", variable: "n")),
         .reportMissing(MissingReport(entries: [
             MissingEntry(.init(kind: .missing, table: "Localizable", key: "quote \" and\nnewline", language: "de-CH",
                                servedBy: nil), count: 3, firstSeen: 1_733_350_265_123, lastSeen: 1_733_350_266_000),
@@ -66,6 +67,8 @@ struct RequestEncoderTests {
          #"{"id":1,"op":"set","key":"k","value":"v","language":"de","table":"Localizable","form":"one","#
             + #""device":"mac"}"#),
         (.remove(key: "k", language: "de", table: "T"), #"{"id":1,"op":"remove","key":"k","language":"de","table":"T"}"#),
+        (.check(Write(key: "k", value: "%@", language: "de")),
+         #"{"id":1,"op":"check","key":"k","value":"%@","language":"de","table":"Localizable"}"#),
         (.missing(language: "de", table: nil), #"{"id":1,"op":"missing","language":"de"}"#),
         (.states(table: "Localizable"), #"{"id":1,"op":"states","table":"Localizable"}"#),
         (.reportMissing(MissingReport(entries: [

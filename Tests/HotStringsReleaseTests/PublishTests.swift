@@ -83,6 +83,34 @@ import Testing
         #expect(run.stderr.contains("nothing published"))
         #expect(!FileManager.default.fileExists(atPath: fixture.output + "/manifest.json"))
     }
+
+    /// A release whose translations take format specifiers otherwise than the development language (the table
+    /// every path is tested with, `SpecifierCases`) is refused, each error named; `--force` publishes it anyway,
+    /// naming each again.
+    @Test func theCommandRefusesSpecifierErrorsUnlessForced() throws {
+        let fixture = try ReleaseFixture()
+        for (path, text) in SpecifierCases.files(translated: true) { try fixture.sandbox.write(text, to: path) }
+        let errors = SpecifierCases.all.flatMap { table in
+            table.problems.filter { $0.severity == "error" }.map { "error: " + $0.message(key: table.key) }
+        }
+        let refused = try HotstringsProcess.run(["publish", fixture.source, fixture.output])
+        #expect(refused.code == 1)
+        for error in errors { #expect(refused.stderr.contains(error), "\(error)") }
+        #expect(refused.stderr.contains("\(errors.count) errors, ")
+            && refused.stderr.contains("; nothing published (--force publishes format specifier errors anyway)"),
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.output + "/manifest.json"))
+
+        let forced = try HotstringsProcess.run(["publish", "--force", fixture.source, fixture.output])
+        #expect(forced.code == 0, "\(forced.stderr)")
+        for error in errors { #expect(forced.stderr.contains(error), "\(error)") }
+        #expect(forced.stderr.contains("warning: publishing with \(errors.count) format specifier errors named above "
+            + "(--force)"), "\(forced.stderr)")
+        #expect(FileManager.default.fileExists(atPath: fixture.output + "/manifest.json"))
+        // Another error is not forced.
+        try fixture.sandbox.save("\"a\" = \"b\"\n", to: "fr.lproj/Localizable.strings")
+        #expect(try HotstringsProcess.run(["publish", "--force", fixture.source, fixture.output]).code == 1)
+    }
 }
 
 @Suite struct ManifestTests {

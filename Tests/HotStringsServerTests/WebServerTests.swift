@@ -257,8 +257,11 @@ struct WebServerTests {
                                                                with: #""value" : "Klick, um fortzufahren""#)
         #expect(try sandbox.read("Settings.xcstrings") == edited)
         let refused = [
-            (#""key":"Tap to continue","device":"other","value":"%@ tippen""#, "on device 'other': format specifiers"),
-            (#""key":"%lld files selected","form":"other","value":"%@ Dateien""#, "format specifiers %@ %d differ"),
+            (#""key":"%@ shared %lld photos","value":"%lld Fotos von %@""#,
+             "'%@ shared %lld photos': '%lld' takes argument 1 as an integer, where en's '%1$@' takes an object"),
+            (#""key":"%lld files selected","form":"other","value":"%@ Dateien""#,
+             "'%lld files selected', form 'other' of 'plural': '%@' takes argument 1 as an object, where en's "
+                + "'%#@plural@' takes an integer"),
         ]
         for (fields, message) in refused {
             api.request("POST", "/api/set", port: web.port, headers: [web.bearer],

@@ -39,9 +39,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("Klicken, %d", nil, "mac", "on device 'mac': format specifiers %1$d differ from %1$@ in 'en'"),
-        ("Antippen", nil, "ipad", "on device 'ipad': format specifiers (none) differ from %1$@ in 'en'"),
-        ("%@ Tipp", "one", "iphone", "on device 'iphone': format specifiers %@ %d differ from %d in 'en'"),
+        ("Klicken, %d", nil, "mac", "'hint', device 'mac': '%d' takes argument 1 as an integer, where en's '%@' "
+            + "takes an object"),
+        ("Antippen, %2$@", nil, "ipad", "'hint', device 'ipad': '%2$@' takes argument 2, which en does not give "
+            + "(en takes 1 argument)"),
+        ("%@ Tipp", "one", "iphone", "'hint', device 'iphone', form 'one' of 'n': '%@' takes argument 1 as an object, "
+            + "where en's '%#@n@' takes an integer"),
     ] as [(String, String?, String, String)])
     func differingSpecifiersAreRefusedWithNothingWritten(value: String, form: String?, device: String,
                                                          message: String) throws {

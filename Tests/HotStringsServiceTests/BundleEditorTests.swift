@@ -138,7 +138,8 @@ final class SmallDisk {
         ("a\u{0}b", "x", "Localizable", "de", "NUL"),
         ("k", "x\u{0}", "Localizable", "de", "NUL"),
         ("k", "x", "Localizable", "xx", "no language"),
-        ("count", "%@ Dateien", "Localizable", "de", "format specifiers"),
+        ("count", "%@ Dateien", "Localizable", "de", "'count': '%@' takes argument 1 as an object, where en's '%d' "
+            + "takes an integer (--force writes it anyway)"),
         ("k", "x", "..", "de", "no table name"),
         ("k", "x", "../en.lproj/Localizable", "de", "no table name"),
         ("k", "x", "/etc/passwd", "de", "no table name"),

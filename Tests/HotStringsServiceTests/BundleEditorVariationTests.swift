@@ -61,12 +61,18 @@ import Testing
     }
 
     @Test(arguments: [
-        ("hint", "Klicken, %d", nil, "mac", "on device 'mac': format specifiers %1$d differ from %1$@ in 'en'"),
-        ("hint", "Tippen", nil, "other", "on device 'other': format specifiers (none) differ from %1$@"),
-        ("hint", "%@ Tipps", "other", "iphone", "on device 'iphone': format specifiers %@ %d differ from %d in 'en'"),
-        ("tap", "Klicken %1$d %2$@", nil, "mac", "format specifiers %1$d %2$@ differ from %1$@ %2$d"),
-        // A catalog's plural form without a device: the whole plural is compared, as for a `.stringsdict`.
-        ("files", "%@ Dateien", "other", nil, "'files': format specifiers %@ %d differ from %d in 'en'"),
+        ("hint", "Klicken, %d", nil, "mac", "'hint', device 'mac': '%d' takes argument 1 as an integer, where en's "
+            + "'%@' takes an object"),
+        ("hint", "Tippen %2$@", nil, "other", "'hint', device 'other': '%2$@' takes argument 2, which en does not give"),
+        ("hint", "%@ Tipps", "other", "iphone", "'hint', device 'iphone', form 'other' of 'plural': '%@' takes "
+            + "argument 1 as an object, where en's '%#@plural@' takes an integer"),
+        // A pure swap of the arguments: each is read as the other's class.
+        ("tap", "Klicken %1$d %2$@", nil, "mac", "'tap', device 'mac': '%1$d' takes argument 1 as an integer, where "
+            + "en's '%1$@' takes an object; 'tap', device 'mac': '%2$@' takes argument 2 as an object, where en's "
+            + "'%2$d' takes an integer"),
+        // A catalog's plural form without a device, by argument, as a `.stringsdict`'s.
+        ("files", "%@ Dateien", "other", nil, "'files', form 'other' of 'plural': '%@' takes argument 1 as an "
+            + "object, where en's '%#@plural@' takes an integer"),
     ] as [(String, String, String?, String?, String)])
     func differingSpecifiersAreRefusedWithNothingWritten(key: String, value: String, form: String?, device: String?,
                                                          message: String) throws {

@@ -27,11 +27,17 @@ package let repositoryRoot = URL(fileURLWithPath: #filePath)
 /// The repository's `sample-bundle` folder, which tests copy before they change anything in it.
 package let sampleBundlePath = repositoryRoot.appendingPathComponent("sample-bundle").path
 
-/// IceCubesApp's String Catalog (2 MB, 733 keys, 19 languages; plural, device and substitution variations) in the
-/// shared corpus next to the repository (or under `$HOTSTRINGS_CORPUS`), or nil when the corpus is not there.
-package let corpusCatalogPath: String? = {
+/// The shared corpus of real apps' localization files next to the repository (`../shared/corpus`, or
+/// `$HOTSTRINGS_CORPUS`), or nil when it is not there.
+package let corpusRoot: String? = {
     let corpus = ProcessInfo.processInfo.environment["HOTSTRINGS_CORPUS"]
         ?? repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").path
+    return FileManager.default.fileExists(atPath: corpus) ? corpus : nil
+}()
+
+/// IceCubesApp's String Catalog (2 MB, 733 keys, 19 languages; plural, device and substitution variations) in the
+/// shared corpus, or nil when the corpus is not there.
+package let corpusCatalogPath: String? = corpusRoot.flatMap { corpus in
     let path = corpus + "/IceCubesApp/IceCubesApp/Resources/Localization/Localizable.xcstrings"
     return FileManager.default.fileExists(atPath: path) ? path : nil
-}()
+}

@@ -23,12 +23,12 @@ import Testing
     @Test(arguments: [Int64(Int32.max), Int64(Int32.min) + 1, 1 << 40 | Int64(Int32.max)])
     func aHugeStarWidthIsCappedLikeDigits(count: Int64) throws {
         let text = try StringsdictFormatter.format("%*d|%s", arguments: [.int(count), .int(7), .string("end")])
-        #expect(text.utf8.count == Spec.maximumCount + 4)
+        #expect(text.utf8.count == FormatSpecifier.maximumCount + 4)
         #expect(text.hasSuffix("|end"))
         let digits = try StringsdictFormatter.format("%.*d", arguments: [.uint(UInt64(Int32.max)), .int(7)])
-        #expect(digits.utf8.count == Spec.maximumCount)
+        #expect(digits.utf8.count == FormatSpecifier.maximumCount)
         let written = try StringsdictFormatter.format("%99999999999d", arguments: [.int(7)])
-        #expect(written.utf8.count == Spec.maximumCount)
+        #expect(written.utf8.count == FormatSpecifier.maximumCount)
     }
 
     @Test func aStarWidthInAVariableIsCappedToo() throws {

@@ -94,16 +94,23 @@ try:
     os.rename(path + ".tmp", path)
     wait("the value from disk", lambda: cell(driver, "greeting", "de").text == "Hallo von der Platte")
 
-    # A specifier mismatch is shown as you type and refused.
+    # The daemon's verdict (/api/check) is shown as you type: an argument left out is a warning, one read as
+    # another class an error, and refused.
     search.clear()
     search.send_keys("profile.online")
     target = wait("profile.online in de", lambda: cell(driver, "profile.online", "de"))
     before = target.text
     target.click()
     editor = wait("the editor", lambda: driver.find_element(By.CSS_SELECTOR, "[data-role=editor]"))
+    problem = lambda: driver.find_element(By.CSS_SELECTOR, "[data-role=problem]")
     editor.send_keys(Keys.CONTROL, "a")
-    editor.send_keys("keine Zahl")
-    wait("the problem", lambda: driver.find_element(By.CSS_SELECTOR, "[data-role=problem]").text)
+    editor.send_keys("niemand online")
+    wait("the warning", lambda: problem().text == "warning: 'profile.online': argument 1 (en's '%@') is left out"
+         and problem().get_attribute("data-severity") == "warning")
+    editor.send_keys(Keys.CONTROL, "a")
+    editor.send_keys("%d ist online")
+    wait("the error", lambda: problem().text == "error: 'profile.online': '%d' takes argument 1 as an integer, "
+         "where en's '%@' takes an object" and problem().get_attribute("data-severity") == "error")
     driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
     wait("the refusal", lambda: "not saved" in driver.find_element(By.CSS_SELECTOR, "[data-role=status]").text)
     editor.send_keys(Keys.ESCAPE)

@@ -26,26 +26,58 @@ enum WebPageScript {
             return body;
           };
 
-          // Format specifiers as lint compares them: %%, then %[n$][flags][width][.precision][length]conversion.
-          const specifierPattern = () =>
-            /%(?:%|(\d+\$)?[-+ #0']*(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|q|L|z|t|j)?([@dDiuUxXoOfFeEgGcCsSpaA]))/g;
-          const specifiers = (text) => {
-            const found = [];
-            const pattern = specifierPattern();
-            let match;
-            while ((match = pattern.exec(text)) !== null) {
-              if (match[0] !== "%%") found.push((match[1] || "") + (match[4] || "") + match[5]);
-            }
-            return found.sort().join(" ");
+          // The daemon's verdict on the text of an editor, asked as the translator types (`/api/check`: the check
+          // `set` makes, so the page has no grammar of its own): one question in flight per editor, the latest
+          // text asked again when it changed meanwhile. `verdict` keeps the last answer and the value it is for.
+          function asker(request, verdict, shown) {
+            let asking = false;
+            let again = false;
+            return async () => {
+              if (asking) {
+                again = true;
+                return;
+              }
+              asking = true;
+              try {
+                do {
+                  again = false;
+                  const body = request();
+                  let problems;
+                  try {
+                    const answer = await api("/api/check", { method: "POST",
+                                                             headers: { "Content-Type": "application/json" },
+                                                             body: JSON.stringify(body) });
+                    problems = answer.problems || [];
+                  } catch (error) {
+                    problems = [{ severity: "error", message: error.message }];
+                  }
+                  if (!again) {
+                    verdict.value = body.value;
+                    verdict.problems = problems;
+                    shown();
+                  }
+                } while (again);
+              } finally {
+                asking = false;
+              }
+            };
+          }
+          // The problems of every verdict in the editor's problem line, one a line: `error: …` or `warning: …`.
+          const showProblems = (element, verdicts) => {
+            const problems = verdicts.flatMap((verdict) => verdict.problems);
+            element.textContent = problems.map((p) => p.severity + ": " + p.message).join("\n");
+            element.hidden = problems.length === 0;
+            element.dataset.severity = problems.some((p) => p.severity === "error") ? "error" :
+              problems.length > 0 ? "warning" : "";
           };
-          const problemFor = (key, language, value) => {
-            if (language === state.development) return "";
-            const source = state.values[state.development] && state.values[state.development][key];
-            if (source === undefined) return "";
-            const want = specifiers(source);
-            const have = specifiers(value);
-            return want === have ? "" : "format specifiers differ from " + state.development +
-              ": expected [" + want + "], found [" + have + "]";
+          // The daemon's first error about the text an editor holds now, if it answered for that text.
+          const refusal = (pairs) => {
+            for (const { editor, verdict } of pairs) {
+              if (verdict.value !== editor.value) continue;
+              const error = verdict.problems.find((p) => p.severity === "error");
+              if (error) return error.message;
+            }
+            return "";
           };
 
         """#
@@ -220,15 +252,13 @@ enum WebPageScript {
             editor.setAttribute("aria-label", "value of " + key + " in " + language);
             editor.value = original === undefined ? "" : original;
             const { problem, save, cancel } = editorControls();
-            const check = () => {
-              const text = problemFor(key, language, editor.value);
-              problem.textContent = text;
-              problem.hidden = !text;
-            };
+            const verdict = { value: null, problems: [] };
+            const check = asker(() => ({ key, value: editor.value, language, table: state.table }), verdict,
+                                () => showProblems(problem, [verdict]));
             answerKeys(editor, check);
             td.replaceChildren(editor, problem, save, cancel);
             td.classList.remove("missing");
-            state.editing = { td, key, language, original, editor, conflict: null,
+            state.editing = { td, key, language, original, editor, conflict: null, verdicts: [{ editor, verdict }],
                               current: () => (state.values[language] || {})[key] };
             check();
             editor.focus();
@@ -250,7 +280,7 @@ enum WebPageScript {
             return { problem, save, cancel };
           }
 
-          // A textarea checks as you type; Ctrl+Enter saves, Escape cancels.
+          // A textarea is checked as you type; Ctrl+Enter saves, Escape cancels.
           function answerKeys(editor, check) {
             editor.addEventListener("input", check);
             editor.addEventListener("keydown", (event) => {
@@ -283,9 +313,9 @@ enum WebPageScript {
                      value + "\u201d. Not saved.", true);
               return;
             }
-            const problem = problemFor(editing.key, editing.language, value);
-            if (problem) {
-              status("not saved: " + problem, true);
+            const refused = refusal(editing.verdicts);
+            if (refused) {
+              status("not saved: " + refused, true);
               return;
             }
             try {

@@ -51,9 +51,10 @@ enum WebRoutes {
         case ("/api/events", true): return .events
         case ("/api/set", false) where head.method == "POST": return operation("set", body)
         case ("/api/remove", false) where head.method == "POST": return operation("remove", body)
+        case ("/api/check", false) where head.method == "POST": return operation("check", body)
         case ("/", _), ("/app.js", _), ("/app.css", _), ("/api/languages", _), ("/api/tables", _), ("/api/table", _),
              ("/api/status", _), ("/api/get", _), ("/api/missing", _), ("/api/events", _), ("/api/set", _),
-             ("/api/remove", _), ("/api/states", _), ("/api/lint", _):
+             ("/api/remove", _), ("/api/check", _), ("/api/states", _), ("/api/lint", _):
             return .respond(.text(.methodNotAllowed, "method not allowed"))
         default:
             return .respond(.text(.notFound, "not found"))
