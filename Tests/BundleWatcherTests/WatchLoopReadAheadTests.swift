@@ -110,30 +110,45 @@ import Testing
     }
 
     /// The other four files of a bulk save come while the first one is read ahead: the read is dropped and the five
-    /// are one batch, when the window closes.
+    /// are one batch, when the window closes. The first file's read may find another process holding it open for
+    /// writing (a test running in parallel that spawns a process lends it every descriptor until its exec): that read
+    /// is retried a settle time later, so the first file comes in a batch of its own after the other four. Such an
+    /// attempt is made again on a new loop, until one is read with no writer or the deadline passes.
     @Test func aBulkSaveWhoseFilesComeDuringTheReadAheadIsOneBatch() throws {
-        let bundle = try TestBundle(Dictionary(uniqueKeysWithValues: Self.tables.map { ($0, stringsText(["k": "0"])) }))
-        let (loop, inotify) = try Self.loop(on: bundle)
-        #expect(loop.start().seen.count == 5)
-        try bundle.save(Self.tables[0], stringsText(["k": "1"]))
-        let start = ContinuousClock.now
-        loop.handle(try inotify.readEvents(), at: start)
-        // The loop asks for queued events before it reads ahead, once it has read ahead, and once it has read what is
-        // due (nothing, here).
-        var asked = 0
-        let early = loop.takeSettled(at: start) { () throws(SystemError) in
-            asked += 1
-            if asked == 2 {
-                for table in Self.tables.dropFirst() { try bundle.saveRaw(table, stringsText(["k": "1"])) }
-            }
-            return try inotify.readEvents()
-        }
-        #expect(asked == 3)
-        #expect(early.map { "\($0.seen)" } == nil, "nothing published before the window closes")
-        let batch = try Self.settled(loop, inotify, at: start + Self.hour)
         let expected = Dictionary(uniqueKeysWithValues: Self.tables.map { ($0, Seen.parsed(["k": "1"])) })
-        #expect(batch?.seen == expected, "the five files in one batch")
-        #expect(loop.nextDeadline == nil, "nothing follows")
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let bundle = try TestBundle(
+                Dictionary(uniqueKeysWithValues: Self.tables.map { ($0, stringsText(["k": "0"])) }))
+            let (loop, inotify) = try Self.loop(on: bundle)
+            #expect(loop.start().seen.count == 5)
+            try bundle.save(Self.tables[0], stringsText(["k": "1"]))
+            let start = ContinuousClock.now
+            loop.handle(try inotify.readEvents(), at: start)
+            // The loop asks for queued events before it reads ahead, once it has read ahead, and once it has read what
+            // is due (nothing, here).
+            var asked = 0
+            let early = loop.takeSettled(at: start) { () throws(SystemError) in
+                asked += 1
+                if asked == 2 {
+                    for table in Self.tables.dropFirst() { try bundle.saveRaw(table, stringsText(["k": "1"])) }
+                }
+                return try inotify.readEvents()
+            }
+            #expect(asked == 3)
+            #expect(early.map { "\($0.seen)" } == nil, "nothing published before the window closes")
+            let batch = try Self.settled(loop, inotify, at: start + Self.hour)
+            let isHeldRead = batch.map { $0.seen.count < 5 && $0.seen.allSatisfy { expected[$0.key] == $0.value } }
+                ?? false
+            if isHeldRead, ContinuousClock.now < deadline,
+               let rest = try Self.settled(loop, inotify, at: start + Self.hour * 3),
+               rest.seen.merging(batch?.seen ?? [:], uniquingKeysWith: { $1 }) == expected {
+                continue  // the first file's read was retried: its batch came after the others', whole
+            }
+            #expect(batch?.seen == expected, "the five files in one batch")
+            #expect(loop.nextDeadline == nil, "nothing follows")
+            return
+        }
     }
 
     /// The other files of a bulk save come just after the read ahead published the first (a writer slower than the

@@ -60,7 +60,7 @@ struct EditCommandTests {
     @Test func aRefusedNewLanguageLeavesNoFolder() throws {
         try withSampleBundle { bundle in
             for (arguments, reason) in [
-                (["set", "profile.online", "%d ist online", "--language", "ko"], "format specifiers"),
+                (["set", "profile.online", "%d ist online", "--language", "ko"], "takes argument 1 as an integer"),
                 (["set", "greeting", "Hi", "--language", "en-XA"], "is a pseudo-language, made from 'en'"),
                 (["set", "greeting", "Hi", "--language", "ar-XB"], "is a pseudo-language, made from 'en'"),
             ] {

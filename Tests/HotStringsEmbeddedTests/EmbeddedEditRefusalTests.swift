@@ -36,7 +36,7 @@ struct EmbeddedEditRefusalTests {
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         for (key, value, language, reason) in [
             ("greeting", "Hi", "en-XA", "is a pseudo-language, made from 'en'"),
-            ("profile.online", "%d ist online", "ko", "format specifiers"),
+            ("profile.online", "%d ist online", "ko", "takes argument 1 as an integer"),
         ] {
             do {
                 try await strings.set(key, to: value, language: language, createLanguage: true)
