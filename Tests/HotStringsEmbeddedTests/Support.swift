@@ -1,7 +1,9 @@
 import Foundation
 import HotStringsClient
 import HotStringsEmbedded
+import HotStringsProtocol
 import HotStringsTestSupport
+import StringsFormat
 import Synchronization
 import Testing
 
@@ -75,4 +77,9 @@ func eventually(_ what: String, timeout: Duration = .seconds(10),
         guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out waiting for \(what)") }
         try await Task.sleep(for: .milliseconds(5))
     }
+}
+
+extension Answer {
+    /// The member `name` as a daemon writes it (`nil` when absent): what the tests check an answer carries.
+    subscript(name: String) -> JSONValue? { AnswerFields(self).json[name] }
 }
