@@ -56,14 +56,16 @@ package struct PendingRequest: Sendable {
 
     /// What the members received (or the refusal) come to, read as the answer to `request`; nil when they cannot be
     /// read as that answer, which counts as a line that cannot be read: skipped, the request still waiting.
-    package func outcome(of received: Result<AnswerFields, ProtocolError>) -> Outcome? {
+    package func outcome(reading received: Result<AnswerFields, ProtocolError>) -> Outcome? {
+        let answer: Result<Answer, ProtocolError>
         switch received {
         case .success(let fields):
-            guard let answer = try? Answer(fields, answering: request) else { return nil }
-            return outcome(of: .success(answer))
+            guard let read = try? Answer(fields, answering: request) else { return nil }
+            answer = .success(read)
         case .failure(let error):
-            return outcome(of: .failure(error))
+            answer = .failure(error)
         }
+        return outcome(of: answer)
     }
 }
 

@@ -80,7 +80,7 @@ final class SocketSession {
             guard let event = try? ServerEvent(name: name, body: body) else { return }
             handler(.event(epoch: epoch, seq: seq, event))
         case .response(.number(let id)?, let result):
-            guard let request = pending[id], let outcome = request.outcome(of: result) else { return }
+            guard let request = pending[id], let outcome = request.outcome(reading: result) else { return }
             pending[id] = nil
             switch outcome {
             case .none: break
