@@ -15,7 +15,7 @@ typealias ClientRun = ProcessRun
 /// commands run against it.
 final class ServedBundle {
     // Declared first, so it is stopped before the sandbox removes the bundle it watches.
-    let daemon: Daemon
+    let daemon: DaemonProcess
     let sandbox: Sandbox
     var root: String { sandbox.root }
     var bundle: String { sandbox.bundle }
@@ -23,7 +23,7 @@ final class ServedBundle {
 
     init() throws {
         sandbox = try Sandbox(prefix: "hs-client-")
-        daemon = try Daemon.serving(sandbox)
+        daemon = try DaemonProcess.serving(sandbox)
     }
 
     /// Runs `hotstrings arguments... --socket <this socket>` to its end.

@@ -14,7 +14,7 @@ struct PseudoLanguageDaemonTests {
 
     @Test func pseudoLanguagesAreServedSelectedAndRemadeInTheSourcesReload() throws {
         let sandbox = try Sandbox(prefix: "hs-pseudo-")
-        let daemon = try Daemon.serving(sandbox, arguments: ["--pseudo-languages"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--pseudo-languages"])
         func run(_ arguments: [String]) throws -> ProcessRun { try runToEnd(arguments + ["--socket", sandbox.socket]) }
 
         let languages = try #require(try JSONSerialization.jsonObject(
@@ -54,7 +54,7 @@ struct PseudoLanguageDaemonTests {
 
     @Test func withoutTheOptionThereAreNoPseudoLanguages() throws {
         let sandbox = try Sandbox(prefix: "hs-pseudo-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let languages = try runToEnd(["languages", "--socket", sandbox.socket]).stdout
         #expect(!languages.contains("en-XA") && !languages.contains("ar-XB"))
         // en-XA is English of a region the bundle does not have: en answers.

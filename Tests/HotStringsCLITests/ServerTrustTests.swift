@@ -11,10 +11,10 @@ import Testing
 struct ServerTrustTests {
     /// A daemon run as `nobody` whose English greeting is "Squatted!"; the test is cancelled where that cannot
     /// be run.
-    func squatter(_ sandbox: Sandbox) throws -> Daemon {
+    func squatter(_ sandbox: Sandbox) throws -> DaemonProcess {
         if let reason = otherUserUnavailable { try Test.cancel("needs a second user: \(reason)") }
         try sandbox.save(#""greeting" = "Squatted!";"#, to: "en.lproj/Localizable.strings")
-        return try Daemon.servingAsNobody(sandbox)
+        return try DaemonProcess.servingAsNobody(sandbox)
     }
 
     @Test func aDaemonOfAnotherUserIsRefusedWithExitTwoAndItsUID() throws {

@@ -9,7 +9,7 @@ import Testing
 @Suite(needsDaemon)
 struct LanguageMatchingTests {
     /// Checks every expectation of `rows` through `get` and through a `LiveStrings` client of `daemon`.
-    static func check(_ rows: [LanguageMatchingBundle.Row], daemon: Daemon) async throws {
+    static func check(_ rows: [LanguageMatchingBundle.Row], daemon: DaemonProcess) async throws {
         let connection = try LineConnection(path: daemon.socket)
         let strings = LiveStrings(configuration: .init(socketPath: daemon.socket, clientName: "tests",
                                                        environment: [:]))
@@ -30,7 +30,7 @@ struct LanguageMatchingTests {
 
     @Test func theIssuesTable() async throws {
         let sandbox = try Sandbox(tables: LanguageMatchingBundle.tables(), prefix: "hs-lang-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         try await Self.check(LanguageMatchingBundle.rows, daemon: daemon)
     }
 
@@ -39,7 +39,7 @@ struct LanguageMatchingTests {
             $0.replacingOccurrences(of: "_", with: "-")
         }
         let sandbox = try Sandbox(tables: tables, prefix: "hs-lang-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         try await Self.check([LanguageMatchingBundle.zhTWRow], daemon: daemon)
     }
 }

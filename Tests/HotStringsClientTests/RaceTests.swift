@@ -73,7 +73,7 @@ struct RaceTests {
 
     @Test(needsDaemon) func lookupsRaceWithReloadsFromTheDaemon() throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let probe = ClientProbe()
         let strings = LiveStrings(configuration: .init(socketPath: daemon.socket, environment: ["LANG": "de"]))
         let token = strings.onReload { probe.record(keys: $0.keys, language: $0.language) }

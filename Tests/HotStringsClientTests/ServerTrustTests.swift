@@ -13,7 +13,7 @@ struct ServerTrustTests {
         if let reason = otherUserUnavailable { try Test.cancel("needs a second user: \(reason)") }
         let sandbox = try Sandbox(prefix: "hs-lib-")
         try sandbox.save(#""greeting" = "Besetzt!";"#, to: "de.lproj/Localizable.strings")
-        let daemon = try await Daemon.servingAsNobody(sandbox)
+        let daemon = try await DaemonProcess.servingAsNobody(sandbox)
 
         let strings = LiveStrings(configuration: .init(
             socketPath: daemon.socket, environment: ["LANG": "de"], reconnectDelay: .milliseconds(5),

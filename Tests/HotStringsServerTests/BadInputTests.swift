@@ -36,7 +36,7 @@ struct BadInputTests {
 
     @Test func malformedRequestsGetErrorsAndTheConnectionStaysUsable() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
         for (line, id, code, message) in Self.malformed {
             let response = try client.request(line)
@@ -54,7 +54,7 @@ struct BadInputTests {
 
     @Test func binaryGarbageIsAnsweredLineByLine() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         var generator = SplitMix(seed: 0x1234_5678)
         var garbage = (0..<16_384).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         garbage.append(0x0A)
@@ -73,7 +73,7 @@ struct BadInputTests {
 
     @Test func aLineOver64KiBIsTooLargeAndClosed() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let other = try LineClient(socket: sandbox.socket)
         let client = try LineClient(socket: sandbox.socket)
         let line = #"{"id":1,"op":"get","key":""# + String(repeating: "k", count: 70_000) + "\"}\n"

@@ -25,7 +25,7 @@ struct CatalogEndToEndTests {
 
     @Test func editingACatalogReachesSubscribersAndLiveStrings() async throws {
         let sandbox = try Sandbox()
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         #expect(try subscriber.request(#"{"id":1,"op":"subscribe","tables":["Settings"]}"#)["ok"] == true)
         let (snapshot, _) = try subscriber.nextEvent("snapshot")
@@ -101,7 +101,7 @@ struct CatalogEndToEndTests {
         }
         let file = "Resources/Help.xcstrings"
         let sandbox = try Sandbox(extraFiles: [file: help("Hilfe")])
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         #expect(try subscriber.request(#"{"id":1,"op":"subscribe","tables":["Help","Settings"]}"#)["ok"] == true)
         let (snapshot, _) = try subscriber.nextEvent("snapshot")
@@ -140,7 +140,7 @@ struct CatalogEndToEndTests {
     func aSaveOfTheBigCorpusCatalogIsOneReloadOfExactlyTheChangedKeys() throws {
         let corpus = try String(contentsOfFile: try #require(corpusCatalogPath), encoding: .utf8)
         let sandbox = try Sandbox(extraFiles: ["Corpus.xcstrings": corpus])
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         #expect(try subscriber.request(#"{"id":1,"op":"subscribe","tables":["Corpus"]}"#)["ok"] == true)
         let (snapshot, _) = try subscriber.nextEvent("snapshot", timeout: .seconds(30))

@@ -13,7 +13,7 @@ struct EditLockTests {
         guard HeldFolderLock.executable != nil else { try Test.cancel("flock (util-linux) is not installed") }
         let sandbox = try Sandbox()
         // Far longer than the test: the set must wait for the release, not time out.
-        let daemon = try Daemon.serving(sandbox, arguments: ["--edit-lock-timeout", "10m"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--edit-lock-timeout", "10m"])
         let subscriber = try LineClient(socket: sandbox.socket)
         let seq = try #require(try subscriber.request(#"{"id":1,"op":"subscribe","snapshot":false}"#).int("seq"))
         let folder = sandbox.bundle + "/de.lproj"
@@ -62,7 +62,7 @@ struct EditLockTests {
     @Test func waitingSetsKeepTheirOrderAndLeaveTheCoreToOthers() throws {
         guard HeldFolderLock.executable != nil else { try Test.cancel("flock (util-linux) is not installed") }
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox, arguments: ["--edit-lock-timeout", "10m"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--edit-lock-timeout", "10m"])
         let folder = sandbox.bundle + "/de.lproj"
         let lock = try HeldFolderLock(folder)
         let openBefore = descriptorCount(of: daemon.pid, openOn: folder)
@@ -103,7 +103,7 @@ struct EditLockTests {
     @Test func pastTheDeadlineASetFailsBusyWithNothingWritten() throws {
         guard HeldFolderLock.executable != nil else { try Test.cancel("flock (util-linux) is not installed") }
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox, arguments: ["--edit-lock-timeout", "300ms"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--edit-lock-timeout", "300ms"])
         let german = try sandbox.read("de.lproj/Localizable.strings")
         let lock = try HeldFolderLock(sandbox.bundle + "/de.lproj")
         let client = try LineClient(socket: sandbox.socket)

@@ -86,7 +86,7 @@ struct EditRefusalTests {
     /// pseudo-language, a bundle managed by pull: the last two in the tests above) leaves no folder.
     @Test func aRefusedNewLanguageLeavesNoFolder() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
         let korean = #""key":"profile.online","language":"ko","createLanguage":true"#
         let answer = try client.request(#"{"id":1,"op":"set","value":"%d ist online",\#(korean)}"#,

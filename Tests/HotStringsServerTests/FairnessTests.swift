@@ -61,7 +61,7 @@ struct FairnessTests {
     /// A flood of empty lines used to hold the loop on that one client: a `get` waited for the flood to end.
     @Test func aClientStreamingEmptyLinesDoesNotStarveAnotherClientsGet() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let flood = try Flood(socket: sandbox.socket, payload: [UInt8](repeating: 0x0A, count: 64 << 10),
                               drains: false)
         defer { flood.stop() }
@@ -80,7 +80,7 @@ struct FairnessTests {
     @Test func clientsPipeliningHeavyRequestsDoNotStarveAnotherClientsGet() throws {
         let heavy = (0..<10_000).map { #""key.\#($0)" = "\#(String(repeating: "h", count: 90))";"# }
         let sandbox = try Sandbox(extraFiles: ["en.lproj/Big.strings": heavy.joined(separator: "\n")])
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let request = Array(#"{"id":1,"op":"table","language":"en","table":"Big"}"#.utf8) + [0x0A]
         let payload = Array([[UInt8]](repeating: request, count: 200).joined())
         let floods = try (0..<6).map { _ in try Flood(socket: sandbox.socket, payload: payload, drains: true) }
@@ -99,7 +99,7 @@ struct FairnessTests {
     @Test func clientsThatPipelineTablesAndNeverReadDoNotGrowTheDaemonWithoutBound() throws {
         let huge = (0..<10_000).map { #""key.\#($0)" = "\#(String(repeating: "w", count: 120))";"# }
         let sandbox = try Sandbox(extraFiles: ["en.lproj/Huge.strings": huge.joined(separator: "\n")])
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let request = #"{"id":1,"op":"table","language":"en","table":"Huge"}"#
         let probe = try LineClient(socket: sandbox.socket)
         _ = try probe.request(request, timeout: .seconds(20))

@@ -24,7 +24,7 @@ struct PeerCredentialsTests {
     @Test func anotherUserIsRefused() throws {
         let sandbox = try Sandbox()
         try openToEveryone(sandbox)
-        let daemon = try Daemon.serving(sandbox, arguments: ["--socket-mode", "666"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--socket-mode", "666"])
         let result = try getAsNobody(sandbox)
         #expect(result.status == 3, "status \(result.status), output \(result.output)")
         #expect(!result.output.contains("Hello!"))
@@ -37,7 +37,7 @@ struct PeerCredentialsTests {
     @Test func allowUIDAdmitsThatUser() throws {
         let sandbox = try Sandbox()
         try openToEveryone(sandbox)
-        let daemon = try Daemon.serving(sandbox, arguments: ["--socket-mode", "666", "--allow-uid", "65534"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--socket-mode", "666", "--allow-uid", "65534"])
         let result = try getAsNobody(sandbox)
         #expect(daemon.isRunning)
         #expect(result.status == 0, "\(result.output)")

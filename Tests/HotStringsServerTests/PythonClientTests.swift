@@ -84,7 +84,7 @@ struct PythonClientTests {
 
     @Test func getAndSubscribeAgainstTheRealDaemon() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let get = try PythonRun(["get", "greeting", "--language", "de"],
                                 environment: ["HOTSTRINGS_SOCKET": sandbox.socket], in: sandbox)
         #expect(get.finish() == 0)

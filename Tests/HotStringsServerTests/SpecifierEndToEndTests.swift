@@ -13,7 +13,7 @@ struct SpecifierEndToEndTests {
     /// `lint`'s message, nothing written, and the key still formats; `--force` writes it.
     @Test func theIssuesPluralFormIsRefused() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let before = try sandbox.read("de.lproj/Localizable.stringsdict")
         let set = ["set", "messages.received", "%1$d hat dir %2$@ Nachrichten geschickt", "--language", "de",
                    "--form", "one", "--variable", "messages", "--socket", sandbox.socket]
@@ -36,7 +36,7 @@ struct SpecifierEndToEndTests {
     /// nothing written; `force` writes it; the others are written.
     @Test func theTableThroughTheSocket() throws {
         let sandbox = try Sandbox(extraFiles: SpecifierCases.files(translated: false))
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
         for (index, table) in SpecifierCases.all.enumerated() {
             let file = "de.lproj/\(SpecifierCases.table)." + (table.form == nil ? "strings" : "stringsdict")

@@ -40,7 +40,7 @@ struct SquatterTests {
         let squatted = try FileSystem.ownership(atPath: path, followingSymlinks: false)
         try #require(squatted.userID == 65534 && squatted.isSocket)
 
-        let daemon = try Daemon(sandbox, arguments: ["--socket", path], logName: "victim")
+        let daemon = try DaemonProcess(sandbox, arguments: ["--socket", path], logName: "victim")
         #expect(daemon.waitForExit() == 1, "log: \(daemon.log)")
         #expect(daemon.log.contains("it is a listening socket owned by uid 65534"), "log: \(daemon.log)")
         let after = try FileSystem.ownership(atPath: path, followingSymlinks: false)

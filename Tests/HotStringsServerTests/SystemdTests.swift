@@ -11,7 +11,7 @@ struct SystemdTests {
         let notifyPath = sandbox.root + "/notify.sock"
         let notifications = try UnixSocket.bindDatagram(atPath: notifyPath)
         defer { SocketIO.close(notifications) }
-        let daemon = try Daemon(sandbox, environment: ["NOTIFY_SOCKET": notifyPath])
+        let daemon = try DaemonProcess(sandbox, environment: ["NOTIFY_SOCKET": notifyPath])
         defer { _ = try? daemon.terminate() }
         let poller = try Poller()
         try poller.add(notifications)

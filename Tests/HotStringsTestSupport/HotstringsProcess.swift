@@ -6,7 +6,7 @@ import Synchronization
 /// (SIGTERM, then SIGKILL) on deinit if it still runs.
 ///
 /// Every test target and the benchmark start `hotstrings` through this type, directly for a command or through
-/// `Daemon` for `serve`.
+/// `DaemonProcess` for `serve`.
 package final class HotstringsProcess: Sendable {
     /// The process; for signals such as `SIGSTOP` and `SIGCONT`.
     package let process: ChildProcess
