@@ -96,6 +96,12 @@ let package = Package(
             name: "HotStringsTestSupport", dependencies: ["LinuxSystem"], path: "Tests/HotStringsTestSupport",
             swiftSettings: strict
         ),
+        // The conditions tests run under, as Testing traits (the built binary, the shared corpus): the one target
+        // of shared test code that imports Testing, so the benchmark does not link it.
+        .target(
+            name: "HotStringsTestTraits", dependencies: ["HotStringsTestSupport"], path: "Tests/HotStringsTestTraits",
+            swiftSettings: strict
+        ),
         // A stand-in for a test process that starts a daemon and is then killed with SIGKILL: the test that no child
         // of a test outlives it (ChildLifetimeTests).
         // An example: an HTTP server rendering each request in its Accept-Language from one snapshot (docs/SERVER.md).
@@ -109,11 +115,13 @@ let package = Package(
         ),
         .testTarget(
             name: "StringsFormatTests",
-            dependencies: ["StringsFormat", "HotStringsTestSupport"],
+            dependencies: ["StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
-        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"], swiftSettings: strict),
+        .testTarget(
+            name: "LinuxSystemTests", dependencies: ["LinuxSystem", "HotStringsTestSupport"], swiftSettings: strict
+        ),
         .testTarget(
             name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol", "StringsFormat"],
             swiftSettings: strict
@@ -122,7 +130,7 @@ let package = Package(
             name: "HotStringsClientTests",
             dependencies: [
                 "HotStringsClient", "HotStringsProtocol", "BundleChanges", "LinuxSystem", "StringsFormat",
-                "HotStringsTestSupport",
+                "HotStringsTestSupport", "HotStringsTestTraits",
             ],
             swiftSettings: strict
         ),
@@ -130,7 +138,7 @@ let package = Package(
             name: "HotStringsServerTests",
             dependencies: [
                 "HotStringsServer", "HotStringsFront", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
-                "StringsFormat", "HotStringsTestSupport",
+                "StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits",
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient",  // LineClient wraps its LineConnection
             ],
             swiftSettings: strict
@@ -153,7 +161,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HotStringsReleaseTests",
-            dependencies: ["HotStringsRelease", "StringsFormat", "LinuxSystem", "HotStringsTestSupport"],
+            dependencies: [
+                "HotStringsRelease", "StringsFormat", "LinuxSystem", "HotStringsTestSupport", "HotStringsTestTraits",
+            ],
             exclude: ["Fixtures"],  // signature test vectors, read from the source tree
             swiftSettings: strict
         ),
@@ -171,7 +181,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HotStringsCLITests",
-            dependencies: ["HotStringsCLI", "HotStringsLint", "StringsFormat", "HotStringsTestSupport"],
+            dependencies: [
+                "HotStringsCLI", "HotStringsLint", "StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits",
+            ],
             swiftSettings: strict
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 @testable import HotStringsCLI
@@ -90,7 +91,7 @@ struct HostileTableTests {
 }
 
 /// The bombs and `%*d` against a real daemon and `get`.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct HostileTableDaemonTests {
     @Test func theDaemonKeepsTheLastGoodTableAndOtherKeysAnswer() throws {
         let served = try ServedBundle()

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 @testable import HotStringsCLI
@@ -92,7 +93,7 @@ struct LintSpecifierTests {
     /// Every value, form and variation of every language of the shared corpus (real apps' `.strings`,
     /// `.stringsdict` and String Catalogs) against English: the mismatches real apps ship, pinned. Each was read
     /// by eye: none is a legitimate translation.
-    @Test(.enabled(if: corpusRoot != nil, "the shared corpus (../shared/corpus) is absent"))
+    @Test(.needsCorpus)
     func theCorpusMismatchesArePinned() throws {
         let root = try #require(corpusRoot)
         let report = Linter(developmentLanguage: "en").lint(paths: [root])

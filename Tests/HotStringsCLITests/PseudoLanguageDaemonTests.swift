@@ -1,10 +1,11 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// `serve --pseudo-languages` as a real daemon: `en-XA` and `ar-XB` are listed, looked up, selected, and remade in
 /// the reload of a save of the development language's file.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct PseudoLanguageDaemonTests {
     func events(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap { line in

@@ -1,11 +1,12 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 @testable import HotStringsClient
 
 /// The client against a real `hotstrings serve` on a temporary copy of `sample-bundle`.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct DaemonTests {
     static let german = "de.lproj/Localizable.strings"
 

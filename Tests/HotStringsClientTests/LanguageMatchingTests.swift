@@ -1,12 +1,13 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 @testable import HotStringsClient
 
 /// Issue 13's table through the real daemon on a real temporary bundle: its `get` (the folder that answered
 /// is its `language`) and `LiveStrings` on its socket (the value tells the folder).
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct LanguageMatchingTests {
     /// Checks every expectation of `rows` through `get` and through a `LiveStrings` client of `daemon`.
     static func check(_ rows: [LanguageMatchingBundle.Row], daemon: DaemonProcess) async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
@@ -8,7 +9,7 @@ import Testing
 
 /// The keys clients miss, end to end: `LiveStrings` records and reports them, a real daemon merges them, and
 /// `hotstrings missing` lists them.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct MissingKeysTests {
     /// A client of `daemon` whose environment says `LANG=language`.
     static func client(_ daemon: DaemonProcess, language: String = "de_CH.UTF-8", capacity: Int = 1024) -> LiveStrings {

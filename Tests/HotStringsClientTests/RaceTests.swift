@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Synchronization
 import Testing
 @testable import HotStringsClient
@@ -71,7 +72,7 @@ struct RaceTests {
         #expect(strings.localizedString("greeting") == Self.value(400))
     }
 
-    @Test(needsDaemon) func lookupsRaceWithReloadsFromTheDaemon() throws {
+    @Test(.needsHotstringsBinary) func lookupsRaceWithReloadsFromTheDaemon() throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
         let daemon = try DaemonProcess.serving(sandbox)
         let probe = ClientProbe()

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsRelease
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// SHA-256 against the standard's example vectors and against `sha256sum` on real files.
@@ -51,11 +52,8 @@ import Testing
     }
 
     /// Real localization files of the corpus, the largest among them included.
-    @Test func corpusFilesMatchSha256sum() throws {
-        let corpus = "/work/shared/corpus"
-        guard FileManager.default.fileExists(atPath: corpus) else {
-            try Test.cancel("the shared corpus is not at \(corpus)")
-        }
+    @Test(.needsCorpus) func corpusFilesMatchSha256sum() throws {
+        let corpus = try #require(corpusRoot)
         let enumerator = FileManager.default.enumerator(atPath: corpus)
         var paths: [String] = []
         while let name = enumerator?.nextObject() as? String, paths.count < 60 {

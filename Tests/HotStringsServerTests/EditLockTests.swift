@@ -1,13 +1,14 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 
 /// A language folder's `flock`, which any process that can read the bundle can take, held by a real `flock(1)`:
 /// a `set` through the daemon waits for it on a worker, never on the core, so every other client is served
 /// meanwhile; past `--edit-lock-timeout` it fails with `busy` and nothing written.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct EditLockTests {
     @Test func aSetWaitsForTheFolderLockWhileOtherClientsAreServed() throws {
         guard HeldFolderLock.executable != nil else { try Test.cancel("flock (util-linux) is not installed") }

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// Writes refused with nothing written, on every writer's path (the daemon's socket, the page's API, `--bundle`): a
 /// bundle managed by `pull`, whose files are a release's; a pseudo-language where it is served; and a new language
 /// whose value is refused, which leaves no folder behind (issue 37, probe round 3).
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct EditRefusalTests {
     @Test func aBundleManagedByPullRefusesEveryWriter() throws {
         let (sandbox, origin) = try pulledSandbox()

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Synchronization
 import Testing
@@ -54,7 +55,7 @@ func residentBytes(of pid: Int32) throws -> Int {
 }
 
 /// Issue 9, findings 6 and 7: one client never hurts another — fair turns, and a cap on unread answers.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct FairnessTests {
     let get = #"{"id":"probe","op":"get","key":"greeting","language":"de"}"#
 

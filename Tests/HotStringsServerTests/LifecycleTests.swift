@@ -1,10 +1,11 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct LifecycleTests {
     @Test func aRestartKeepsTheSelectedLanguage() throws {
         let sandbox = try Sandbox()

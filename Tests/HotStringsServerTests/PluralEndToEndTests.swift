@@ -2,11 +2,12 @@ import Foundation
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// `.stringsdict` live through the real daemon: a subscriber sees the new rule, `LiveStrings` formats the new
 /// plural forms, a broken save keeps the last good rules with an `error` naming file, line and column.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct PluralEndToEndTests {
     static let english = "en.lproj/Localizable.stringsdict"
 

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
@@ -46,7 +47,7 @@ final class PythonRun {
     var outputLines: [String] { output.split(separator: "\n").map(String.init) }
 }
 
-@Suite(needsDaemon, .enabled(if: python3 != nil, "python3 is not installed"))
+@Suite(.needsHotstringsBinary, .enabled(if: python3 != nil, "python3 is not installed"))
 struct PythonClientTests {
     @Test func helpAndSocketResolution() throws {
         let sandbox = try Sandbox()

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 
@@ -64,7 +65,7 @@ let germanEdit = ChangeRecord(
     added: ["e2e.added": "neu"], changed: ["greeting": "Servus!"], removed: ["Done"]
 )
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct ReloadTests {
     @Test func everySubscriberGetsTheReloadWithTheExactKeys() throws {
         let sandbox = try Sandbox()

@@ -1,11 +1,12 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct ResilienceTests {
     /// Clients that misbehave in every way one after another: the daemon answers the next client each time,
     /// ends up with the descriptors it started with, and still stops cleanly.

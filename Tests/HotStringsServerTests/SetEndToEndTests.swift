@@ -2,11 +2,12 @@ import Foundation
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 
 /// `set` and `remove` through a real daemon: the write-back enters through the watcher like an editor's save.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SetEndToEndTests {
     @Test func aSetReachesASubscriberAsOneReloadAndAnotherProcessReadsIt() throws {
         let sandbox = try Sandbox()

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
@@ -9,7 +10,7 @@ func blob(_ letter: Character, size: Int = 150_000) -> String {
     "\"blob\" = \"\(String(repeating: letter, count: size))\";\n"
 }
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SlowClientTests {
     /// A subscriber that stops reading loses its backlog for `resync` (`slow-client`) and a fresh snapshot,
     /// while the others get every event on time.

@@ -1,11 +1,12 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
 /// Issue 9, findings 1, 3 and 4: `serve` replaces only a stale socket of its own, refuses directories and
 /// sockets other users control, runs once per path, removes only its own socket, and never `chmod`s by path.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SocketStartupTests {
     /// Starts a daemon that must refuse to start; returns its log.
     func refusal(_ sandbox: Sandbox, arguments: [String] = []) throws -> String {

@@ -1,12 +1,13 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 
 /// The judgement of format specifiers through a real daemon: `set` over the socket and the page's API refuse what
 /// `lint` reports as an error, with its message and nothing written; the page's `/api/check` answers the verdict
 /// as a translator types, from the same check.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SpecifierEndToEndTests {
     /// The issue's: the sample's German `messages.received` with a plural form that swaps the arguments' classes
     /// was answered ok, and `get messages.received Ana 1 -l de` then printed nonsense. Now it is refused with

@@ -1,11 +1,12 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
 /// Issue 9, finding 2 (the daemon's side): a listening socket another user put at the path first makes
 /// `serve` refuse, naming that user, and the other user's socket is left alone.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SquatterTests {
     @Test func aSocketSquattedByAnotherUserIsRefusedNamingTheOwner() throws {
         guard ProcessStatistics.userID == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {

@@ -1,10 +1,11 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
 /// systemd integration: READY=1 once the first scan is served, and a listening socket passed by activation.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SystemdTests {
     @Test func sendsReadyOnceTheFirstScanIsServed() throws {
         let sandbox = try Sandbox()
