@@ -93,7 +93,8 @@ let package = Package(
         // launcher, the sample bundle, waits with deadlines. A regular target, because a test target cannot depend
         // on another; it does not import Testing, so the benchmark can link it.
         .target(
-            name: "HotStringsTestSupport", dependencies: ["LinuxSystem"], path: "Tests/HotStringsTestSupport",
+            name: "HotStringsTestSupport", dependencies: ["LinuxSystem", "StringsFormat"],
+            path: "Tests/HotStringsTestSupport",
             swiftSettings: strict
         ),
         // The conditions tests run under, as Testing traits (the built binary, the shared corpus): the one target
@@ -177,6 +178,12 @@ let package = Package(
                 "BundleWatcher", "BundleChanges", "LinuxSystem", "StringsFormat", "StringsStore",
                 "HotStringsTestSupport",
             ],
+            swiftSettings: strict
+        ),
+        // The linter's findings, on the linter itself (the CLI's tests keep how `lint` prints them).
+        .testTarget(
+            name: "HotStringsLintTests",
+            dependencies: ["HotStringsLint", "StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits"],
             swiftSettings: strict
         ),
         .testTarget(
