@@ -174,17 +174,13 @@ final class EmbeddedEndpoint: ServiceEndpoint {
 
     /// Takes transport events in order until one matches `isWanted` (those before it are dropped).
     private func waitFor(_ what: String, _ isWanted: (TransportEvent) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
-            let found = received.events.withLock { events -> Bool in
+        try await pollUntil(what, timeout: .seconds(10)) {
+            received.events.withLock { events in
                 while !events.isEmpty {
                     if isWanted(events.removeFirst()) { return true }
                 }
                 return false
             }
-            if found { return }
-            guard ContinuousClock.now < deadline else { throw ClientError(description: "timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(2))
         }
     }
 }
