@@ -46,13 +46,13 @@ struct HostileTableLintTests {
     func aLanguageThatIsNotATagIsAnError(language: String) {
         let catalog = HostileTables.catalog(language: language)
         let translated = CatalogLinter.lint(Array(catalog.utf8), path: "T.xcstrings")
+        let shown = DisplayText.escaped(language)
         #expect(LintReport(files: [translated]).findings().contains(
-            "T.xcstrings:2:3: error: key 'greeting': language '\(DisplayText.escaped(language))' is not a language tag"),
+            "T.xcstrings:2:3: error: key 'greeting': language '\(shown)' is not a language tag"),
             "\(translated.diagnostics)")
         let source = HostileTables.catalog(language: "fr", sourceLanguage: language)
         let file = CatalogLinter.lint(Array(source.utf8), path: "T.xcstrings")
         #expect(LintReport(files: [file]).findings().contains(
-            "T.xcstrings: error: sourceLanguage '\(DisplayText.escaped(language))' is not a language tag"),
-            "\(file.diagnostics)")
+            "T.xcstrings: error: sourceLanguage '\(shown)' is not a language tag"), "\(file.diagnostics)")
     }
 }
