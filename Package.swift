@@ -93,7 +93,14 @@ let package = Package(
         // launcher, the sample bundle, waits with deadlines. A regular target, because a test target cannot depend
         // on another; it does not import Testing, so the benchmark can link it.
         .target(
-            name: "HotStringsTestSupport", dependencies: ["LinuxSystem"], path: "Tests/HotStringsTestSupport",
+            name: "HotStringsTestSupport", dependencies: ["LinuxSystem", "StringsFormat"],
+            path: "Tests/HotStringsTestSupport",
+            swiftSettings: strict
+        ),
+        // The conditions tests run under, as Testing traits (the built binary, the shared corpus): the one target
+        // of shared test code that imports Testing, so the benchmark does not link it.
+        .target(
+            name: "HotStringsTestTraits", dependencies: ["HotStringsTestSupport"], path: "Tests/HotStringsTestTraits",
             swiftSettings: strict
         ),
         // A stand-in for a test process that starts a daemon and is then killed with SIGKILL: the test that no child
@@ -109,11 +116,13 @@ let package = Package(
         ),
         .testTarget(
             name: "StringsFormatTests",
-            dependencies: ["StringsFormat", "HotStringsTestSupport"],
+            dependencies: ["StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
-        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"], swiftSettings: strict),
+        .testTarget(
+            name: "LinuxSystemTests", dependencies: ["LinuxSystem", "HotStringsTestSupport"], swiftSettings: strict
+        ),
         .testTarget(
             name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol", "StringsFormat"],
             swiftSettings: strict
@@ -122,7 +131,7 @@ let package = Package(
             name: "HotStringsClientTests",
             dependencies: [
                 "HotStringsClient", "HotStringsProtocol", "BundleChanges", "LinuxSystem", "StringsFormat",
-                "HotStringsTestSupport",
+                "HotStringsTestSupport", "HotStringsTestTraits",
             ],
             swiftSettings: strict
         ),
@@ -130,7 +139,7 @@ let package = Package(
             name: "HotStringsServerTests",
             dependencies: [
                 "HotStringsServer", "HotStringsFront", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
-                "StringsFormat", "HotStringsTestSupport",
+                "StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits",
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient",  // LineClient wraps its LineConnection
             ],
             swiftSettings: strict
@@ -153,7 +162,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HotStringsReleaseTests",
-            dependencies: ["HotStringsRelease", "StringsFormat", "LinuxSystem", "HotStringsTestSupport"],
+            dependencies: [
+                "HotStringsRelease", "StringsFormat", "LinuxSystem", "HotStringsTestSupport", "HotStringsTestTraits",
+            ],
             exclude: ["Fixtures"],  // signature test vectors, read from the source tree
             swiftSettings: strict
         ),
@@ -169,9 +180,17 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The linter's findings, on the linter itself (the CLI's tests keep how `lint` prints them).
+        .testTarget(
+            name: "HotStringsLintTests",
+            dependencies: ["HotStringsLint", "StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "HotStringsCLITests",
-            dependencies: ["HotStringsCLI", "HotStringsLint", "StringsFormat", "HotStringsTestSupport"],
+            dependencies: [
+                "HotStringsCLI", "HotStringsLint", "StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits",
+            ],
             swiftSettings: strict
         ),
     ]

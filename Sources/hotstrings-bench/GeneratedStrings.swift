@@ -1,3 +1,5 @@
+import HotStringsTestSupport
+
 /// A deterministic generator of realistic `.strings` text for the benchmarks.
 ///
 /// Keys look like `settings.notifications.title_1234`; values mix English words with escapes (`\"`, `\n`),
@@ -78,21 +80,4 @@ enum GeneratedStrings {
         "привет", "Ελληνικά", "😀", "🎉", "👍🏽", "mañana", "Straße", "中文", "한국어",
     ]
     private static let specifiers = ["%@", "%d", "%1$@", "%2$@", "%lld", "%.1f", "%%"]
-}
-
-/// SplitMix64: a tiny, fast, seedable generator (the standard library's is not seedable).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    mutating func chance(percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
 }

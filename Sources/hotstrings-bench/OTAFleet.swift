@@ -99,7 +99,7 @@ enum OTAFleet {
         try FileSystem.makeDirectory(atPath: root)
         // Launched as the pulling daemons are (default log level, socket and state outside the bundle), less --pull.
         let launched = try bundles.enumerated().map { index, bundle in
-            let daemon = try HotStringsTestSupport.Daemon(
+            let daemon = try DaemonProcess(
                 bundle: bundle.root, socket: root + "/local\(index).sock",
                 stateDirectory: root + "/local\(index)-state", logName: "local\(index)")
             try daemon.waitUntilServing()

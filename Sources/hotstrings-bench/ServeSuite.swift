@@ -99,7 +99,7 @@ struct ServeSuite: BenchmarkSuite {
 final class Daemon {
     let bundle: TemporaryBundle
     let socket: String
-    private let launched: HotStringsTestSupport.Daemon
+    private let launched: DaemonProcess
 
     static func table(_ round: Int) -> String {
         (0..<100).map { "\"key.\($0)\" = \"Value \($0) in round \(round)\";" }.joined(separator: "\n")
@@ -112,7 +112,7 @@ final class Daemon {
     static let bulkTables = (1...5).map { "en.lproj/Bulk\($0).strings" }
     static let markerTable = "en.lproj/Marker.strings"
 
-    private init(bundle: TemporaryBundle, launched: HotStringsTestSupport.Daemon) {
+    private init(bundle: TemporaryBundle, launched: DaemonProcess) {
         self.bundle = bundle
         self.launched = launched
         socket = launched.socket
@@ -129,12 +129,12 @@ final class Daemon {
 
     /// Starts `hotstrings serve` (built next to this benchmark) on `bundle`, with its socket and state inside
     /// it and only warnings logged (and `arguments`), and waits until it listens.
-    static func launch(bundle: String, arguments: [String] = []) throws -> HotStringsTestSupport.Daemon {
+    static func launch(bundle: String, arguments: [String] = []) throws -> DaemonProcess {
         guard hotstringsExecutable != nil else {
             throw UsageError(
                 "no hotstrings binary next to \(CommandLine.arguments[0]): run swift build -c release first")
         }
-        let launched = try HotStringsTestSupport.Daemon(
+        let launched = try DaemonProcess(
             bundle: bundle, socket: bundle + "/.hotstrings.sock", stateDirectory: bundle + "/.state",
             arguments: ["--log-level", "warning"] + arguments
         )

@@ -129,7 +129,7 @@ struct WebSuite: BenchmarkSuite {
     }
 
     /// `serve --web 0` on `root`, and a connection to its page (the address read from `status`).
-    private static func launch(_ root: String) throws -> (HotStringsTestSupport.Daemon, PageConnection) {
+    private static func launch(_ root: String) throws -> (DaemonProcess, PageConnection) {
         let daemon = try Daemon.launch(bundle: root, arguments: ["--web", "0"])
         let control = try LineConnection(path: daemon.socket)
         let status = try control.request(.status, as: StatusAnswer.self, timeout: .seconds(60)).get()

@@ -101,7 +101,7 @@ import Testing
         let session = try WatchSession(settleTime: .seconds(1))
         let bundle = session.bundle
         let start = session.log.count
-        try runTool("/bin/rm", ["-rf", bundle.root])
+        try ProcessRun.checkedTool("/bin/rm", ["-rf", bundle.root])
         let removed = try session.log.waitForBatch(from: start, "root-removed") { $0.resync == .rootRemoved }
         #expect(session.log.all[removed].updates.isEmpty)
         #expect(!session.log.all[removed].isFullScan)

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import LinuxSystem
 import Testing
 @testable import BundleWatcher
@@ -31,7 +32,7 @@ import Testing
         let session = try WatchSession()
         let start = session.log.count
         // sed writes ./sedXXXXXX next to the file and renames it over the file.
-        try runTool("/bin/sed", [
+        try ProcessRun.checkedTool("/bin/sed", [
             "-i", "-e", "s/Hello/Hi/", "-e", "s/Goodbye/Bye/", "-e", "$a\\\n\"added\" = \"New\";",
             session.bundle.path(Self.target),
         ])
@@ -66,10 +67,10 @@ import Testing
         case .real, .delayUpdates:
             // A copy of the bundle with one table changed; checksums make rsync send only that one.
             let staging = session.bundle.folder + "/staging"
-            try runTool("/bin/cp", ["-a", session.bundle.root, staging])
+            try ProcessRun.checkedTool("/bin/cp", ["-a", session.bundle.root, staging])
             try writeText(stringsText(Self.newEntries), toPath: staging + "/" + Self.target)
             let options = mode.rawValue.split(separator: " ").dropFirst().map(String.init)
-            try runTool("/usr/bin/rsync", options + [staging + "/", session.bundle.root])
+            try ProcessRun.checkedTool("/usr/bin/rsync", options + [staging + "/", session.bundle.root])
         }
         try session.waitFor(Self.target, .parsed(Self.newEntries), from: start)
         try expectOneChange(session, from: start)
@@ -148,13 +149,13 @@ import Testing
                 return
             }
             let git = ["-c", "user.name=test", "-c", "user.email=test@example.com"]
-            try runTool("/usr/bin/git", ["init", "-q", "-b", "main"], in: bundle.root)
-            try runTool("/usr/bin/git", git + ["add", "."], in: bundle.root)
-            try runTool("/usr/bin/git", git + ["commit", "-q", "-m", "old"], in: bundle.root)
-            try runTool("/usr/bin/git", ["checkout", "-q", "-b", "new"], in: bundle.root)
+            try ProcessRun.checkedTool("/usr/bin/git", ["init", "-q", "-b", "main"], in: bundle.root)
+            try ProcessRun.checkedTool("/usr/bin/git", git + ["add", "."], in: bundle.root)
+            try ProcessRun.checkedTool("/usr/bin/git", git + ["commit", "-q", "-m", "old"], in: bundle.root)
+            try ProcessRun.checkedTool("/usr/bin/git", ["checkout", "-q", "-b", "new"], in: bundle.root)
             try bundle.create(Self.target, stringsText(Self.newEntries))
-            try runTool("/usr/bin/git", git + ["commit", "-q", "-a", "-m", "new"], in: bundle.root)
-            try runTool("/usr/bin/git", ["checkout", "-q", "main"], in: bundle.root)
+            try ProcessRun.checkedTool("/usr/bin/git", git + ["commit", "-q", "-a", "-m", "new"], in: bundle.root)
+            try ProcessRun.checkedTool("/usr/bin/git", ["checkout", "-q", "main"], in: bundle.root)
         }
         let session = try WatchSession(bundle)
         let start = session.log.count
@@ -163,7 +164,7 @@ import Testing
             try bundle.remove(Self.target)
             try bundle.create(Self.target, stringsText(Self.newEntries))
         case .real:
-            try runTool("/usr/bin/git", ["checkout", "-q", "new"], in: bundle.root)
+            try ProcessRun.checkedTool("/usr/bin/git", ["checkout", "-q", "new"], in: bundle.root)
         }
         try session.waitFor(Self.target, .parsed(Self.newEntries), from: start)
         try expectOneChange(session, from: start)

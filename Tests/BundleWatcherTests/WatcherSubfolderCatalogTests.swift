@@ -82,7 +82,7 @@ import Testing
         let source = session.bundle.folder + "/Later.xcstrings"
         try writeText(Self.catalog("Later", "de", "Später"), toPath: source)
         // The catalog is written before the new folders' watches can exist: the search after each watch finds it.
-        try runTool("/bin/sh", ["-c", "mkdir -p a/b && cp \"$0\" a/b/Later.xcstrings", source],
+        try ProcessRun.checkedTool("/bin/sh", ["-c", "mkdir -p a/b && cp \"$0\" a/b/Later.xcstrings", source],
                     in: session.bundle.root)
         try session.log.waitForTables("the catalog in the new folders") {
             Self.german("Later", at: "a/b/Later.xcstrings", in: $0) == "Später"
@@ -97,7 +97,7 @@ import Testing
         #expect(session.log.all[edited].updates.count == 1)
 
         let removal = session.log.count
-        try runTool("/bin/rm", ["-r", "a"], in: session.bundle.root)
+        try ProcessRun.checkedTool("/bin/rm", ["-r", "a"], in: session.bundle.root)
         try session.waitFor("a/b/Later.xcstrings", .removed, from: removal)
         try Self.waitForWatches(session, 3, "a and a/b no longer watched")
         #expect(session.log.tables["a/b/Later.xcstrings"] == nil)
@@ -228,7 +228,7 @@ import Testing
         #expect(session.log.tables["fr.lproj/Localizable.strings"] == .parsed(["greeting": "Bonjour"]))
 
         let searched = session.log.count
-        try runTool("/bin/chmod", ["700", bundle.path("Resources")])
+        try ProcessRun.checkedTool("/bin/chmod", ["700", bundle.path("Resources")])
         try session.flush()
         #expect(session.log.effectiveChanges(in: searched..<session.log.count).filter { $0.path.hasPrefix("fr") }
             .isEmpty)

@@ -283,21 +283,6 @@ final class WatchSession {
     }
 }
 
-/// The result of a finished child process.
-struct ProcessResult {
-    var status: Int32
-    var output: String
-}
-
-/// Runs a real tool to its end and returns its exit status and combined output.
-@discardableResult
-func runTool(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
-    let run = try ProcessRun.tool(executable, arguments, in: directory, mergingErrors: true, timeout: .seconds(20))
-    let result = ProcessResult(status: run.code, output: run.stdout)
-    #expect(result.status == 0, "\(executable) \(arguments): \(result.output)")
-    return result
-}
-
 /// Whether an executable exists at `path`.
 func isInstalled(_ path: String) -> Bool {
     FileManager.default.isExecutableFile(atPath: path)

@@ -65,7 +65,7 @@ import Testing
             let outside = bundle.folder + "/fr.lproj"
             try FileSystem.makeDirectory(atPath: outside)
             for (path, text) in Self.french { try writeText(text, toPath: bundle.folder + "/" + path) }
-            try runTool("/bin/cp", ["-r", outside, bundle.root])
+            try ProcessRun.checkedTool("/bin/cp", ["-r", outside, bundle.root])
         }
         try session.log.waitForTables("both French tables") { tables in
             Self.frenchSeen.allSatisfy { tables[$0.key] == $0.value }
@@ -142,7 +142,7 @@ import Testing
         let session = try WatchSession(TestBundle(files), settleTime: .milliseconds(100))
         let watchedBefore = session.watcher.status.watchedDirectories
         let start = session.log.count
-        try runTool("/bin/rm", ["-rf", session.bundle.path("de.lproj")])
+        try ProcessRun.checkedTool("/bin/rm", ["-rf", session.bundle.path("de.lproj")])
         let batch = try session.log.waitForBatch(from: start, "a removal") { $0.seen.values.contains(.removed) }
         let removed = session.log.all[batch].seen.filter { $0.value == .removed }.keys
         #expect(Set(removed) == Set(files.keys.filter { $0.hasPrefix("de.lproj/") }))

@@ -1,9 +1,10 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// `get`, `table`, `languages`, `select-language` and `status` as real processes against a real daemon.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct ClientCommandTests {
     /// The JSON object a command printed on one line.
     func object(_ text: String) throws -> [String: Any] {

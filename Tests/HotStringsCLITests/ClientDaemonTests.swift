@@ -1,21 +1,13 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
-
-/// Client tests that run real processes are skipped, with this message, when the binary was not built.
-let needsHotstringsBinary = Testing.ConditionTrait.enabled(
-    if: hotstringsExecutable != nil,
-    "the hotstrings binary is not next to the test runner: run `swift build --build-tests` first"
-)
-
-/// What a client command printed and returned.
-typealias ClientRun = ProcessRun
 
 /// A `Sandbox` (a temporary copy of `sample-bundle`) served by a real `hotstrings serve`, and the client
 /// commands run against it.
 final class ServedBundle {
     // Declared first, so it is stopped before the sandbox removes the bundle it watches.
-    let daemon: Daemon
+    let daemon: DaemonProcess
     let sandbox: Sandbox
     var root: String { sandbox.root }
     var bundle: String { sandbox.bundle }
@@ -23,11 +15,11 @@ final class ServedBundle {
 
     init() throws {
         sandbox = try Sandbox(prefix: "hs-client-")
-        daemon = try Daemon.serving(sandbox)
+        daemon = try DaemonProcess.serving(sandbox)
     }
 
     /// Runs `hotstrings arguments... --socket <this socket>` to its end.
-    func run(_ arguments: [String]) throws -> ClientRun {
+    func run(_ arguments: [String]) throws -> ProcessRun {
         try runToEnd(arguments + ["--socket", socket])
     }
 
@@ -48,12 +40,12 @@ final class ServedBundle {
 }
 
 /// Runs `hotstrings arguments...` to its end, with `environment` added to this process's.
-func runToEnd(_ arguments: [String], environment: [String: String] = [:]) throws -> ClientRun {
+func runToEnd(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRun {
     try HotstringsProcess.run(arguments, environment: environment.mapValues { $0 })
 }
 
 /// The daemon's own lifecycle as the client commands see it.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct ClientDaemonTests {
     @Test func aDaemonStoppedBySIGTERMExitsZeroAndRemovesItsSocket() throws {
         let served = try ServedBundle()

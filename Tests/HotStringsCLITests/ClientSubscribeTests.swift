@@ -1,9 +1,10 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// `hotstrings subscribe` as a real process against a real daemon.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct ClientSubscribeTests {
     /// The complete JSON lines printed so far, parsed.
     func events(_ text: String) -> [[String: Any]] {

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestTraits
 import Testing
 
 /// The client commands' command lines, help and behaviour without a daemon.
@@ -55,7 +56,7 @@ struct ClientUsageTests {
         #expect(run(["--help"]).stdout.contains("\n  \(arguments[0]) "))
     }
 
-    @Test(needsHotstringsBinary, arguments: commands)
+    @Test(.needsHotstringsBinary, arguments: commands)
     func withoutADaemonEveryCommandExitsTwoWithAHint(arguments: [String]) throws {
         let socket = FileManager.default.temporaryDirectory.appendingPathComponent("hs-none-\(UUID()).sock").path
         let explicit = try runToEnd(arguments + ["--socket", socket])

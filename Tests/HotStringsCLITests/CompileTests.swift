@@ -1,21 +1,12 @@
 import Foundation
+import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 @testable import HotStringsCLI
 
 /// `hotstrings compile`: the files written parse back, with this package's parsers, to the catalog's model.
 struct CompileTests {
-    /// The IceCubesApp catalog of the shared corpus, if it is there.
-    static let iceCubes: String? = {
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let path = packageRoot.deletingLastPathComponent()
-            .appendingPathComponent("shared/corpus/IceCubesApp/IceCubesApp/Resources/Localization")
-            .appendingPathComponent("Localizable.xcstrings")
-            .path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }()
-
     /// Compares every language's written files with `catalog.compiled(language:)`.
     static func expectRoundTrip(_ catalog: StringCatalog, table: String, in folder: String) throws {
         for language in catalog.languages {
@@ -35,9 +26,9 @@ struct CompileTests {
         }
     }
 
-    @Test(.enabled(if: iceCubes != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    @Test(.needsCorpusCatalog)
     func theIceCubesCatalogRoundTrips() throws {
-        let path = try #require(Self.iceCubes)
+        let path = try #require(corpusCatalogPath)
         let catalog = try StringCatalog.parse(Array(Data(contentsOf: URL(fileURLWithPath: path))))
         try withFiles([:]) { root in
             let result = run(["compile", path, "\(root)/out"])

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsClient
+import HotStringsTestTraits
 import Testing
 @testable import HotStringsCLI
 
@@ -7,7 +8,7 @@ import Testing
 private let neutralLocale = ["LANGUAGE": "", "LC_ALL": "C", "LC_MESSAGES": "", "LANG": "C"]
 
 /// `hotstrings demo` as a user runs it: the real binary against a real daemon on a copy of `sample-bundle`.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct DemoTests {
     @Test func aFrameFollowsTheLanguageSelectedByAnotherProcess() throws {
         let served = try ServedBundle()

@@ -1,11 +1,12 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// Names from the bundle reach the daemon's log and the commands' text output only escaped (issue 10, finding 7):
 /// a file name holding a newline cannot forge a log line, a table name holding an escape sequence cannot drive
 /// the terminal.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct EscapedNamesTests {
     static let forged = "Evil\nhotstrings: info: FORGED"
     static let red = "Red\u{1B}[31m"

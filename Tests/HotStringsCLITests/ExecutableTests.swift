@@ -4,16 +4,9 @@ import Testing
 
 /// Runs the real `hotstrings` binary that `swift test` builds next to the test bundle.
 struct ExecutableTests {
-    struct Output {
-        var code: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func launch(_ arguments: [String], stdin: String = "") throws -> Output {
+    func launch(_ arguments: [String], stdin: String = "") throws -> ProcessRun {
         let executable = try #require(hotstringsExecutable, "hotstrings is not next to the test runner")
-        let run = try ProcessRun.tool(executable.path, arguments, input: stdin, timeout: .seconds(20))
-        return Output(code: run.code, stdout: run.stdout, stderr: run.stderr)
+        return try ProcessRun.tool(executable.path, arguments, input: stdin, timeout: .seconds(20))
     }
 
     @Test func sampleBundleLintsWithExitCodeZero() throws {

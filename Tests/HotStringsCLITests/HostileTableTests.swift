@@ -1,44 +1,17 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 @testable import HotStringsCLI
 
 /// What a malicious translator can put in tables (issue 20): variables that expand k⁸-fold (finding 2), `%*d`
-/// (finding 6), catalog languages that are paths (finding 7). `lint` and `compile` refuse them, the daemon keeps
-/// the last good table, `get` formats within bounds.
+/// (finding 6), catalog languages that are paths (finding 7). `compile` refuses them (and `lint`: HotStringsLintTests'
+/// `HostileTableLintTests`), the daemon keeps the last good table, `get` formats within bounds.
 struct HostileTableTests {
-    @Test func lintRefusesTheExpansionBombs() throws {
-        try withFiles(["en.lproj/Bomb.stringsdict": HostileTables.pluralBomb,
-                       "Bomb.xcstrings": HostileTables.catalogBomb]) { root in
-            let result = run(["lint", root])
-            #expect(result.code == 1)
-            #expect(result.lines.contains(
-                "\(root)/en.lproj/Bomb.stringsdict:4:3: error: entry 'bomb': variable 'a' nests more than 8 deep "
-                    + "(does it refer to itself?)"), "\(result.lines)")
-            #expect(result.lines.contains { $0.hasPrefix("\(root)/Bomb.xcstrings:1:")
-                && $0.contains("error: key 'bomb', language 'en': variable 'a' nests more than 8 deep") },
-                "\(result.lines)")
-            #expect(result.lines.last?.hasSuffix("2 errors, 0 warnings") == true, "\(result.lines)")
-        }
-    }
-
-    static let escapingLanguages = ["../../escaped", "a/b", "", "..", "de\n.lproj"]
-
-    /// A catalog with a key translated into `language` (and `sourceLanguage` as the source).
-    static func catalog(language: String, sourceLanguage: String = "en") -> String {
-        let quoted = JSONWriter.quoted(language)
-        return """
-            {"sourceLanguage": \(JSONWriter.quoted(sourceLanguage)), "version": "1.0", "strings": {
-              "greeting": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Hallo"}},
-                \(quoted): {"stringUnit": {"state": "translated", "value": "Hostile"}}}}
-            }}
-            """
-    }
-
-    @Test(arguments: escapingLanguages)
+    @Test(arguments: HostileTables.escapingLanguages)
     func compileRefusesALanguageThatIsNotATagAndWritesNothing(language: String) throws {
-        try withFiles(["T.xcstrings": Self.catalog(language: language)]) { root in
+        try withFiles(["T.xcstrings": HostileTables.catalog(language: language)]) { root in
             let output = "\(root)/out/a"
             let result = run(["compile", "\(root)/T.xcstrings", output])
             #expect(result.code == ExitCode.failure)
@@ -53,7 +26,8 @@ struct HostileTableTests {
     }
 
     @Test func compileRefusesASourceLanguageThatIsNotATag() throws {
-        try withFiles(["T.xcstrings": Self.catalog(language: "fr", sourceLanguage: "../../escaped")]) { root in
+        let catalog = HostileTables.catalog(language: "fr", sourceLanguage: "../../escaped")
+        try withFiles(["T.xcstrings": catalog]) { root in
             let result = run(["compile", "\(root)/T.xcstrings", "\(root)/out/a"])
             #expect(result.code == ExitCode.failure)
             #expect(result.stderr == "\(root)/T.xcstrings: error: sourceLanguage '../../escaped' is not a language "
@@ -66,31 +40,14 @@ struct HostileTableTests {
     @Test func theWritingPointKeepsEveryFolderInTheOutputFolder() {
         #expect(CompileCommand.folder(of: "de", in: "/tmp/out")?.path == "/tmp/out/de.lproj")
         #expect(CompileCommand.folder(of: "pt_BR", in: "out/a")?.lastPathComponent == "pt_BR.lproj")
-        for language in Self.escapingLanguages + ["/etc", "de/../..", ".de"] {
+        for language in HostileTables.escapingLanguages + ["/etc", "de/../..", ".de"] {
             #expect(CompileCommand.folder(of: language, in: "/tmp/out") == nil, "\(language)")
-        }
-    }
-
-    @Test(arguments: escapingLanguages)
-    func lintReportsALanguageThatIsNotATag(language: String) throws {
-        try withFiles(["T.xcstrings": Self.catalog(language: language)]) { root in
-            let result = run(["lint", "\(root)/T.xcstrings"])
-            #expect(result.code == 1)
-            #expect(result.lines.contains("\(root)/T.xcstrings:2:3: error: key 'greeting': language "
-                + "'\(DisplayText.escaped(language))' is not a language tag"), "\(result.lines)")
-        }
-        try withFiles(["T.xcstrings": Self.catalog(language: "fr", sourceLanguage: language)]) { root in
-            let result = run(["lint", "\(root)/T.xcstrings"])
-            #expect(result.code == 1)
-            #expect(result.lines.contains(
-                "\(root)/T.xcstrings: error: sourceLanguage '\(DisplayText.escaped(language))' is not a language tag"),
-                "\(result.lines)")
         }
     }
 }
 
 /// The bombs and `%*d` against a real daemon and `get`.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct HostileTableDaemonTests {
     @Test func theDaemonKeepsTheLastGoodTableAndOtherKeysAnswer() throws {
         let served = try ServedBundle()

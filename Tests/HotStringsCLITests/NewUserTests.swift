@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 @testable import HotStringsCLI
 
@@ -64,7 +65,7 @@ import Testing
 
     /// `serve` in a folder with no `<language>.lproj` (a repository's root) warns, naming the folder, and still
     /// serves; a bundle's folder does not warn.
-    @Test(needsHotstringsBinary) func serveWarnsWithoutALanguageFolder() throws {
+    @Test(.needsHotstringsBinary) func serveWarnsWithoutALanguageFolder() throws {
         let sandbox = try Sandbox()
         let notABundle = sandbox.root + "/repository"
         try FileManager.default.createDirectory(atPath: notABundle + "/Tests/Fixtures",

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import Testing
 @testable import HotStringsCLI
 

@@ -1,10 +1,11 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// `serve --pseudo-languages` as a real daemon: `en-XA` and `ar-XB` are listed, looked up, selected, and remade in
 /// the reload of a save of the development language's file.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct PseudoLanguageDaemonTests {
     func events(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap { line in
@@ -14,7 +15,7 @@ struct PseudoLanguageDaemonTests {
 
     @Test func pseudoLanguagesAreServedSelectedAndRemadeInTheSourcesReload() throws {
         let sandbox = try Sandbox(prefix: "hs-pseudo-")
-        let daemon = try Daemon.serving(sandbox, arguments: ["--pseudo-languages"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--pseudo-languages"])
         func run(_ arguments: [String]) throws -> ProcessRun { try runToEnd(arguments + ["--socket", sandbox.socket]) }
 
         let languages = try #require(try JSONSerialization.jsonObject(
@@ -54,7 +55,7 @@ struct PseudoLanguageDaemonTests {
 
     @Test func withoutTheOptionThereAreNoPseudoLanguages() throws {
         let sandbox = try Sandbox(prefix: "hs-pseudo-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let languages = try runToEnd(["languages", "--socket", sandbox.socket]).stdout
         #expect(!languages.contains("en-XA") && !languages.contains("ar-XB"))
         // en-XA is English of a region the bundle does not have: en answers.

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// README's "A ten-line tour", run as written: its lines are read from README.md, `/tmp/tour` is a folder of the
@@ -26,7 +27,7 @@ import Testing
         "get greeting -l en-XA": "[Ĥéļļö¡ one two]",
     ]
 
-    @Test(needsHotstringsBinary) func theTourPrintsWhatItSays() throws {
+    @Test(.needsHotstringsBinary) func theTourPrintsWhatItSays() throws {
         let sandbox = try Sandbox()
         let tour = sandbox.root + "/tour"
         let environment: [String: String?] = [

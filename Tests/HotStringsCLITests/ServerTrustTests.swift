@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// Which servers the client commands believe: a daemon of another user is refused unless trusted with
@@ -7,14 +8,14 @@ import Testing
 ///
 /// The other user is real: the daemon runs as `nobody`, serving a bundle whose greeting only
 /// it has, and the commands run as this user (root, whose daemon would be trusted).
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct ServerTrustTests {
     /// A daemon run as `nobody` whose English greeting is "Squatted!"; the test is cancelled where that cannot
     /// be run.
-    func squatter(_ sandbox: Sandbox) throws -> Daemon {
+    func squatter(_ sandbox: Sandbox) throws -> DaemonProcess {
         if let reason = otherUserUnavailable { try Test.cancel("needs a second user: \(reason)") }
         try sandbox.save(#""greeting" = "Squatted!";"#, to: "en.lproj/Localizable.strings")
-        return try Daemon.servingAsNobody(sandbox)
+        return try DaemonProcess.servingAsNobody(sandbox)
     }
 
     @Test func aDaemonOfAnotherUserIsRefusedWithExitTwoAndItsUID() throws {

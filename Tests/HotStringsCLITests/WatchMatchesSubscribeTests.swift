@@ -1,10 +1,11 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// `hotstrings watch BUNDLE` prints what `hotstrings subscribe` prints from `hotstrings serve BUNDLE` (issue 21):
 /// `watch` once had an encoder of its own and its snapshots and reloads lacked `rules`.
-@Suite(needsHotstringsBinary)
+@Suite(.needsHotstringsBinary)
 struct WatchMatchesSubscribeTests {
     /// The complete lines printed so far.
     func lines(_ text: String) -> [String] {

@@ -1,16 +1,17 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 @testable import HotStringsClient
 
 /// The client against a real `hotstrings serve` on a temporary copy of `sample-bundle`.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct DaemonTests {
     static let german = "de.lproj/Localizable.strings"
 
     /// A client of `daemon` in `language` whose changes go to `probe`.
-    static func client(_ daemon: Daemon, language: String = "de_DE.UTF-8",
+    static func client(_ daemon: DaemonProcess, language: String = "de_DE.UTF-8",
                        probe: ClientProbe) -> (LiveStrings, ReloadToken) {
         let configuration = LiveStrings.Configuration(
             socketPath: daemon.socket, clientName: "tests", environment: ["LANG": language],
@@ -33,7 +34,7 @@ struct DaemonTests {
 
     @Test func aFileEditFiresOnceWithItsKeysAndLookupsSeeTheNewValues() async throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let probe = ClientProbe()
         let (strings, token) = Self.client(daemon, probe: probe)
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
@@ -64,7 +65,7 @@ struct DaemonTests {
 
     @Test func setLanguageFromOneClientSwitchesEveryClient() async throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let probe = ClientProbe()
         let (first, firstToken) = Self.client(daemon, language: "en_US.UTF-8", probe: probe)
         let (second, secondToken) = Self.client(daemon, language: "en_US.UTF-8", probe: probe)
@@ -100,7 +101,7 @@ struct DaemonTests {
 
     @Test func aKilledAndRestartedDaemonIsFollowedAndTheMirrorMatchesIt() async throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        var daemon = try await Daemon.serving(sandbox)
+        var daemon = try await DaemonProcess.serving(sandbox)
         let probe = ClientProbe()
         let transport = ObservedTransport(path: daemon.socket, probe: probe)
         let strings = LiveStrings(transport: transport, configuration: .init(environment: ["LANG": "de_DE"]))
@@ -113,7 +114,7 @@ struct DaemonTests {
         #expect(strings.localizedString("greeting") == "Hallo!")  // the mirror keeps answering
         try sandbox.save(try Self.german(in: sandbox, [#""Hallo!""#: #""Moin!""#]), to: Self.german)
         let before = probe.changes.count
-        daemon = try await Daemon.servingWhenReady(sandbox)
+        daemon = try await DaemonProcess.servingWhenReady(sandbox)
         try await probe.wait("the client to recover") {
             strings.isSynchronized && strings.localizedString("greeting") == "Moin!"
         }
@@ -140,7 +141,7 @@ struct DaemonTests {
 
     @Test func aGapInTheEventStreamBringsAFreshSnapshot() async throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let probe = ClientProbe()
         let transport = ObservedTransport(path: daemon.socket, probe: probe)
         let strings = LiveStrings(transport: transport, configuration: .init(environment: ["LANG": "de_DE"]))

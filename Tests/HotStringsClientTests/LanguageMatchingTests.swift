@@ -1,15 +1,16 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 @testable import HotStringsClient
 
 /// Issue 13's table through the real daemon on a real temporary bundle: its `get` (the folder that answered
 /// is its `language`) and `LiveStrings` on its socket (the value tells the folder).
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct LanguageMatchingTests {
     /// Checks every expectation of `rows` through `get` and through a `LiveStrings` client of `daemon`.
-    static func check(_ rows: [LanguageMatchingBundle.Row], daemon: Daemon) async throws {
+    static func check(_ rows: [LanguageMatchingBundle.Row], daemon: DaemonProcess) async throws {
         let connection = try LineConnection(path: daemon.socket)
         let strings = LiveStrings(configuration: .init(socketPath: daemon.socket, clientName: "tests",
                                                        environment: [:]))
@@ -30,7 +31,7 @@ struct LanguageMatchingTests {
 
     @Test func theIssuesTable() async throws {
         let sandbox = try Sandbox(tables: LanguageMatchingBundle.tables(), prefix: "hs-lang-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         try await Self.check(LanguageMatchingBundle.rows, daemon: daemon)
     }
 
@@ -39,7 +40,7 @@ struct LanguageMatchingTests {
             $0.replacingOccurrences(of: "_", with: "-")
         }
         let sandbox = try Sandbox(tables: tables, prefix: "hs-lang-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         try await Self.check([LanguageMatchingBundle.zhTWRow], daemon: daemon)
     }
 }

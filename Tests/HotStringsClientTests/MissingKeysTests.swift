@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
@@ -8,10 +9,10 @@ import Testing
 
 /// The keys clients miss, end to end: `LiveStrings` records and reports them, a real daemon merges them, and
 /// `hotstrings missing` lists them.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct MissingKeysTests {
     /// A client of `daemon` whose environment says `LANG=language`.
-    static func client(_ daemon: Daemon, language: String = "de_CH.UTF-8", capacity: Int = 1024) -> LiveStrings {
+    static func client(_ daemon: DaemonProcess, language: String = "de_CH.UTF-8", capacity: Int = 1024) -> LiveStrings {
         var configuration = LiveStrings.Configuration(
             socketPath: daemon.socket, clientName: "missing-tests", environment: ["LANG": language],
             reconnectDelay: .milliseconds(10), maximumReconnectDelay: .milliseconds(200))
@@ -20,7 +21,7 @@ struct MissingKeysTests {
     }
 
     /// `hotstrings missing --json` with `options`, read back.
-    static func missing(_ daemon: Daemon, _ options: [String] = []) async throws -> JSONValue {
+    static func missing(_ daemon: DaemonProcess, _ options: [String] = []) async throws -> JSONValue {
         let run = try await HotstringsProcess.run(["missing", "--json", "--socket", daemon.socket] + options)
         #expect(run.code == 0, "\(run.stderr)")
         return try JSONValue(parsing: Array(run.stdout.utf8))
@@ -38,7 +39,7 @@ struct MissingKeysTests {
     /// deadline and asserts no time, since a loaded machine may take longer to start the `missing` processes.
     @Test func missingKeysAndFallbacksAreListedWithTheirCounts() async throws {
         let sandbox = try Sandbox(prefix: "hs-missing-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let strings = Self.client(daemon)
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         let before = WallClock.coarseMilliseconds
@@ -81,7 +82,7 @@ struct MissingKeysTests {
 
     @Test func reportsOfTwoClientsAreMergedAndAClientsCapCountsWhatItDrops() async throws {
         let sandbox = try Sandbox(prefix: "hs-missing-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let first = Self.client(daemon, language: "fr_FR.UTF-8")
         let second = Self.client(daemon, language: "fr_FR.UTF-8", capacity: 2)
         #expect(await first.waitUntilSynchronized(timeout: .seconds(30)))
@@ -103,7 +104,7 @@ struct MissingKeysTests {
 
     @Test func writeAddsTheMissingKeysToTheDevelopmentLanguageThroughSet() async throws {
         let sandbox = try Sandbox(prefix: "hs-missing-")
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let strings = Self.client(daemon)
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         for _ in 0..<3 { _ = strings.localizedString("promo.banner") }
@@ -126,7 +127,7 @@ struct MissingKeysTests {
 
     @Test func aHostileReportIsRefusedWholeAndChangesNothing() throws {
         let sandbox = try Sandbox(prefix: "hs-missing-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let entry = MissingEntry(.init(kind: .missing, table: "Localizable", key: "k", language: "de", servedBy: nil),
                                  count: 1, firstSeen: 0, lastSeen: 0)
         let oversized = MissingReport(entries: Array(repeating: entry, count: MissingReport.maximumEntries + 1),

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Synchronization
 import Testing
 @testable import HotStringsClient
@@ -71,9 +72,9 @@ struct RaceTests {
         #expect(strings.localizedString("greeting") == Self.value(400))
     }
 
-    @Test(needsDaemon) func lookupsRaceWithReloadsFromTheDaemon() throws {
+    @Test(.needsHotstringsBinary) func lookupsRaceWithReloadsFromTheDaemon() throws {
         let sandbox = try Sandbox(prefix: "hs-lib-")
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let probe = ClientProbe()
         let strings = LiveStrings(configuration: .init(socketPath: daemon.socket, environment: ["LANG": "de"]))
         let token = strings.onReload { probe.record(keys: $0.keys, language: $0.language) }

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 @testable import HotStringsClient
@@ -7,13 +8,13 @@ import Testing
 /// `LiveStrings` believes only a daemon of its own user, root, or a user in `trustedServerUserIDs` (issue 9,
 /// finding 2). The other user is real: the daemon runs as `nobody` and serves a German
 /// greeting only it has.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct ServerTrustTests {
     @Test func aDaemonOfAnotherUserIsNeverBelievedAndRequestsSayWhy() async throws {
         if let reason = otherUserUnavailable { try Test.cancel("needs a second user: \(reason)") }
         let sandbox = try Sandbox(prefix: "hs-lib-")
         try sandbox.save(#""greeting" = "Besetzt!";"#, to: "de.lproj/Localizable.strings")
-        let daemon = try await Daemon.servingAsNobody(sandbox)
+        let daemon = try await DaemonProcess.servingAsNobody(sandbox)
 
         let strings = LiveStrings(configuration: .init(
             socketPath: daemon.socket, environment: ["LANG": "de"], reconnectDelay: .milliseconds(5),

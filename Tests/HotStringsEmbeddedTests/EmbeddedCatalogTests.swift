@@ -22,7 +22,7 @@ import Testing
         try #require(text.contains("\"%lld fichiers sélectionnés\""))
         try fixture.save(text.replacingOccurrences(of: "\"%lld fichiers sélectionnés\"",
                                                    with: "\"%lld fichiers choisis\""), to: "Settings.xcstrings")
-        try await eventually("the reload") { fixture.probe.changes.count >= 2 }
+        try await pollUntil("the reload") { fixture.probe.changes.count >= 2 }
         let change = try #require(fixture.probe.changes.last)
         #expect(change.cause == .reload)
         #expect(change.keys == ["Settings": [selected]])

@@ -26,12 +26,12 @@ struct EmbeddedEditLockTests {
         let openBefore = descriptorCount(of: getpid(), openOn: folder)
 
         let setting = Task { try await strings.set("greeting", to: "Moin", language: "de") }
-        try await eventually("the set to wait for the folder's lock") {
+        try await pollUntil("the set to wait for the folder's lock") {
             descriptorCount(of: getpid(), openOn: folder) > openBefore
         }
         // Meanwhile: an editor's save reaches the app as a reload; the page answers a get and opens its stream.
         try fixture.save(try fixture.german([#""Einstellungen""#: #""Optionen""#]), to: EmbeddedBundle.german)
-        try await eventually("the save's reload") { strings.localizedString("settings.title") == "Optionen" }
+        try await pollUntil("the save's reload") { strings.localizedString("settings.title") == "Optionen" }
         let (status, body, stream) = try await offThePool {
             let client = try WebClient(port: port)
             client.request("GET", "/api/get?key=greeting&language=de", port: port, headers: [bearer])
@@ -47,7 +47,7 @@ struct EmbeddedEditLockTests {
 
         try lock.release()
         #expect(try await setting.value == EmbeddedBundle.german)
-        try await eventually("the set's reload") { strings.localizedString("greeting") == "Moin" }
+        try await pollUntil("the set's reload") { strings.localizedString("greeting") == "Moin" }
         // The set was made on the file the editor saved: both changes are there.
         #expect(strings.localizedString("settings.title") == "Optionen")
     }

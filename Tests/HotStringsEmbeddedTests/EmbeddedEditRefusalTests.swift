@@ -11,7 +11,7 @@ struct EmbeddedEditRefusalTests {
         let fixture = try EmbeddedPullFixture()
         let strings = fixture.strings
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
-        try await eventually("the first release") { strings.localizedString("greeting") == "Hallo!" }
+        try await pollUntil("the first release") { strings.localizedString("greeting") == "Hallo!" }
         let release = try #require(try await fixture.transport.request(.status)["release"]?.stringValue)
         let file = fixture.target + "/..r-" + release + "/de.lproj/Localizable.strings"
         let before = try Data(contentsOf: URL(fileURLWithPath: file))

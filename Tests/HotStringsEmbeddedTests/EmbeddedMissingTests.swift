@@ -2,6 +2,7 @@ import HotStringsClient
 import HotStringsEmbedded
 import HotStringsProtocol
 import StringsFormat
+import HotStringsTestSupport
 import Testing
 
 /// Embedded mode records the keys an app misses and hands them to its in-process host, as a daemon's client does.
@@ -16,7 +17,7 @@ struct EmbeddedMissingTests {
         #expect(strings.localizedString("no.such.key") == "no.such.key")
         #expect(strings.format("messages.received", "Ana", 3) == "Ana hat dir 3 Nachrichten geschickt")  // de's rule
         var rows: [String] = []
-        try await eventually("the host to list the reports") {
+        try await pollUntil("the host to list the reports") {
             let answer = try await fixture.transport.request(.missing(language: nil, table: nil))
             rows = (answer["entries"]?.arrayValue ?? []).map { entry in
                 ["kind", "key", "language", "servedBy"].map { entry[$0]?.stringValue ?? "-" }.joined(separator: " ")
@@ -36,7 +37,7 @@ struct EmbeddedMissingTests {
         strings.overrideLanguage("ja")
         #expect(strings.localizedString("greeting") == "Hello!")
         var rows: [String] = []
-        try await eventually("the host to list the fallback") {
+        try await pollUntil("the host to list the fallback") {
             let answer = try await fixture.transport.request(.missing(language: "ja", table: "Localizable"))
             rows = (answer["entries"]?.arrayValue ?? []).map { entry in
                 ["kind", "key", "language", "servedBy"].map { entry[$0]?.stringValue ?? "-" }.joined(separator: " ")

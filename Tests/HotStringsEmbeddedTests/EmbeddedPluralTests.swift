@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsClient
 import HotStringsEmbedded
+import HotStringsTestSupport
 import Testing
 
 /// Plural forms in embedded mode: `LiveStrings.embedded(bundle:)` over a temporary bundle with a `.stringsdict`,
@@ -77,7 +78,7 @@ struct EmbeddedPluralTests {
 
         try bundle.write(Self.stringsdict(one: "%d document", other: "%d documents"),
                          to: "en.lproj/Localizable.stringsdict")
-        try await eventually("the edited plural forms") {
+        try await pollUntil("the edited plural forms") {
             strings.localizedString("files.count", arguments: [1]) == "1 document"
         }
         #expect(strings.localizedString("files.count", arguments: [3]) == "3 documents")
@@ -98,7 +99,7 @@ struct EmbeddedPluralTests {
         let binary = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
         #expect(binary.starts(with: Array("bplist00".utf8)))
         try bundle.write(binary, to: "de.lproj/Localizable.stringsdict")
-        try await eventually("the German binary plural forms") {
+        try await pollUntil("the German binary plural forms") {
             strings.localizedString("files.count", arguments: [1]) == "1 Datei"
         }
         #expect(strings.localizedString("files.count", arguments: [0]) == "0 Dateien")

@@ -27,7 +27,7 @@ struct EmbeddedPseudoLanguageTests {
         let english = try String(contentsOfFile: file, encoding: .utf16)
         try Data(english.replacingOccurrences(of: "\"Hello!\"", with: "\"Howdy!\"").utf8)
             .write(to: URL(fileURLWithPath: file), options: .atomic)
-        try await eventually("the pseudo value to change") {
+        try await pollUntil("the pseudo value to change") {
             strings.localizedString("greeting") == "[Ĥöŵðý¡ one two]"
         }
         try await strings.setLanguage("ar-XB")

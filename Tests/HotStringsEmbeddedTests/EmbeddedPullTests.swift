@@ -69,19 +69,19 @@ struct EmbeddedPullTests {
         let fixture = try EmbeddedPullFixture()
         let strings = fixture.strings
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
-        try await eventually("the first release") { strings.localizedString("greeting") == "Hallo!" }
+        try await pollUntil("the first release") { strings.localizedString("greeting") == "Hallo!" }
 
         let reloadsBefore = fixture.reloads
         let second = try fixture.publishGreeting("Servus aus dem Netz")
-        try await eventually("the second release") { strings.localizedString("greeting") == "Servus aus dem Netz" }
-        try await eventually("the install report") { fixture.reports.installs.last == second }
-        try await eventually("the second release's reload") { fixture.reloads >= reloadsBefore + 1 }
+        try await pollUntil("the second release") { strings.localizedString("greeting") == "Servus aus dem Netz" }
+        try await pollUntil("the install report") { fixture.reports.installs.last == second }
+        try await pollUntil("the second release's reload") { fixture.reloads >= reloadsBefore + 1 }
         #expect(fixture.reloads == reloadsBefore + 1, "\(fixture.probe.changes)")
 
         // A release whose German table arrives with a wrong byte: nothing installed, reported once, old values.
         try fixture.origin.setFault(.wrongBytes, for: "/files/")
         try fixture.publishGreeting("Kaputt")
-        try await eventually("the failure report") { !fixture.reports.failures.isEmpty }
+        try await pollUntil("the failure report") { !fixture.reports.failures.isEmpty }
         let problem = try #require(fixture.reports.failures.first)
         #expect(problem.file == "de.lproj/Localizable.strings" && problem.message.contains("SHA-256 mismatch"),
                 "\(problem)")
@@ -94,22 +94,22 @@ struct EmbeddedPullTests {
 
         // The origin is fixed: the release is installed, one more reload.
         try fixture.origin.setFault(nil, for: "/files/")
-        try await eventually("the recovery") { strings.localizedString("greeting") == "Kaputt" }
+        try await pollUntil("the recovery") { strings.localizedString("greeting") == "Kaputt" }
         // A lookup sees the new snapshot as soon as it is published, a moment before the reload hook runs: the
         // count is awaited, then checked again once the pull has recorded its success (no second reload came).
-        try await eventually("the recovery's reload") { fixture.reloads >= reloadsBefore + 2 }
+        try await pollUntil("the recovery's reload") { fixture.reloads >= reloadsBefore + 2 }
         #expect(fixture.reports.failures.count == 1)
         // The watcher can deliver the swap's reload before the pull loop, still pruning, records its success.
-        try await eventually("the pull's success recorded") { fixture.transport.pullStatus?.consecutiveFailures == 0 }
+        try await pollUntil("the pull's success recorded") { fixture.transport.pullStatus?.consecutiveFailures == 0 }
         #expect(fixture.reloads == reloadsBefore + 2, "\(fixture.probe.changes)")
     }
 
     @Test func stopEndsThePuller() async throws {
         let fixture = try EmbeddedPullFixture()
         #expect(await fixture.strings.waitUntilSynchronized(timeout: .seconds(30)))
-        try await eventually("the first release") { fixture.strings.localizedString("greeting") == "Hallo!" }
+        try await pollUntil("the first release") { fixture.strings.localizedString("greeting") == "Hallo!" }
         fixture.strings.stop()
-        try await eventually("every thread to end") { fixture.transport.hasFinished }
+        try await pollUntil("every thread to end") { fixture.transport.hasFinished }
     }
 
     /// The source's size cap reaches the puller: a release naming a larger file is not installed, and says why.
@@ -124,7 +124,7 @@ struct EmbeddedPullTests {
                                             timeout: .seconds(5), onFailure: { [reports] in reports.failed($0) })
         let strings = try LiveStrings.embedded(bundle: sandbox.root + "/pulled", pull: source)
         defer { strings.stop() }
-        try await eventually("a failed pull") { !reports.failures.isEmpty }
+        try await pollUntil("a failed pull") { !reports.failures.isEmpty }
         let failure = try #require(reports.failures.first)
         #expect("\(failure)".contains("is over the cap of 16"), "\(failure)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/pulled/..data"), "nothing installed")
@@ -141,7 +141,7 @@ struct EmbeddedPullTests {
                                             timeout: .seconds(5), onFailure: { [reports] in reports.failed($0) })
         let strings = try LiveStrings.embedded(bundle: sandbox.root + "/pulled", pull: source)
         defer { strings.stop() }
-        try await eventually("a failed pull") { !reports.failures.isEmpty }
+        try await pollUntil("a failed pull") { !reports.failures.isEmpty }
         let failure = try #require(reports.failures.first)
         #expect("\(failure)".contains("over the cap of 64 (--max-release-size)"), "\(failure)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/pulled/..data"), "nothing installed")
@@ -172,13 +172,13 @@ struct EmbeddedPullTests {
         let strings = try LiveStrings.embedded(bundle: sandbox.root + "/pulled", pull: source,
                                                configuration: LiveStrings.Configuration(environment: ["LANG": "de"]))
         defer { strings.stop() }
-        try await eventually("the signed release") { strings.localizedString("greeting") == "Signiert" }
+        try await pollUntil("the signed release") { strings.localizedString("greeting") == "Signiert" }
         try publish("Gefälscht", signedBy: MinisignSecretKey.generate())
         // A pull between the manifest's write and its signature's sees the old signature: a passing failure.
         let isRefusal = { (problem: FileProblem) in
             problem.message.contains("not a trusted key") && problem.file.hasSuffix("manifest.json.minisig")
         }
-        try await eventually("the refusal") { reports.failures.contains(where: isRefusal) }
+        try await pollUntil("the refusal") { reports.failures.contains(where: isRefusal) }
         for problem in reports.failures where !isRefusal(problem) {
             #expect(problem.message.contains("a manifest and signature being uploaded pass"), "\(problem)")
         }

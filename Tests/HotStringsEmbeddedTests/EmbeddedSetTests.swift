@@ -11,10 +11,10 @@ struct EmbeddedSetTests {
         let strings = fixture.strings
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         #expect(try await strings.set("greeting", to: "Moin", language: "de") == EmbeddedBundle.german)
-        try await eventually("the reload") { strings.localizedString("greeting") == "Moin" }
+        try await pollUntil("the reload") { strings.localizedString("greeting") == "Moin" }
         // The next save's change comes alone, so the set was reported exactly once.
         try fixture.save(try fixture.german([#""Einstellungen""#: #""Optionen""#]), to: EmbeddedBundle.german)
-        try await eventually("the save's reload") { strings.localizedString("settings.title") == "Optionen" }
+        try await pollUntil("the save's reload") { strings.localizedString("settings.title") == "Optionen" }
         let changes = Array(fixture.probe.changes.dropFirst())
         #expect(changes.map(\.keys) == [["Localizable": ["greeting"]], ["Localizable": ["settings.title"]]])
         #expect(try await strings.remove("greeting", language: "de") == EmbeddedBundle.german)
@@ -28,13 +28,13 @@ struct EmbeddedSetTests {
         let gestures = deviceStringsdict(iphone: ("%lld Tipp", "%lld Tipps"), mac: "Klicken, %@", other: "Tippen, %@")
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         try fixture.save(gestures, to: "de.lproj/Gestures.stringsdict")
-        try await eventually("the table") {
+        try await pollUntil("the table") {
             strings.localizedString("hint", table: "Gestures", arguments: ["x"]) == "Tippen, x"
         }
         let file = "de.lproj/Gestures.stringsdict"
         #expect(try await strings.set("hint", to: "Wischen, %@", language: "de", table: "Gestures", device: "other")
             == file)
-        try await eventually("the reload") {
+        try await pollUntil("the reload") {
             strings.localizedString("hint", table: "Gestures", arguments: ["x"]) == "Wischen, x"
         }
         #expect(try String(contentsOfFile: fixture.bundle + "/" + file, encoding: .utf8)
@@ -48,7 +48,7 @@ struct EmbeddedSetTests {
         let strings = fixture.strings
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         for (path, text) in SpecifierCases.files(translated: false) { try fixture.save(text, to: path) }
-        try await eventually("the table") {
+        try await pollUntil("the table") {
             strings.localizedString("type", table: SpecifierCases.table, arguments: [3]) == "3 files"
         }
         for table in SpecifierCases.all where table.isRefused {

@@ -3,6 +3,7 @@ import HotStringsProtocol
 import Testing
 import HotStringsClient
 import HotStringsEmbedded
+import HotStringsTestSupport
 
 /// `LiveStrings` with the watcher and the store in the process, on a temporary copy of `sample-bundle`, with
 /// real inotify.
@@ -25,7 +26,7 @@ struct EmbeddedTests {
         }
         #expect(strings.format("messages.received", "Ana", 3) == "Ana hat dir 3 Nachrichten geschickt")
         // The first snapshot is reported once, as from the daemon (hooks run just after the view is published).
-        try await eventually("the first snapshot's change") { !fixture.probe.changes.isEmpty }
+        try await pollUntil("the first snapshot's change") { !fixture.probe.changes.isEmpty }
         #expect(fixture.probe.changes.map(\.cause) == [.snapshot])
     }
 
@@ -36,13 +37,13 @@ struct EmbeddedTests {
 
         try fixture.save(try fixture.german([#""Hallo!""#: #""Servus!""#],
                                             appending: "\n\"farewell\" = \"Tschüss\";\n"), to: EmbeddedBundle.german)
-        try await eventually("the reload") { fixture.probe.changes.count >= 2 }
+        try await pollUntil("the reload") { fixture.probe.changes.count >= 2 }
         #expect(strings.localizedString("greeting") == "Servus!")
         #expect(strings.localizedString("farewell") == "Tschüss")
 
         // A second edit is reported alone, so the first save was reported exactly once.
         try fixture.save(try fixture.german([#""Einstellungen""#: #""Optionen""#]), to: EmbeddedBundle.german)
-        try await eventually("the second reload") { fixture.probe.changes.count >= 3 }
+        try await pollUntil("the second reload") { fixture.probe.changes.count >= 3 }
         let changes = Array(fixture.probe.changes.dropFirst())  // the first snapshot
         #expect(changes.map(\.keys) == [["Localizable": ["greeting", "farewell"]],
                                         ["Localizable": ["settings.title"]]])
@@ -101,13 +102,13 @@ struct EmbeddedTests {
         let strings = fixture.strings
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(30)))
         try fixture.save(try fixture.german([#""Hallo!""#: #""Servus!""#]), to: EmbeddedBundle.german)
-        try await eventually("the reload") { fixture.probe.changes.count == 2 }
+        try await pollUntil("the reload") { fixture.probe.changes.count == 2 }
         #expect(strings.localizedString("greeting") == "Servus!")
         let reloads = fixture.probe.changes.count
 
         // A missing semicolon: the file no longer parses.
         try fixture.save(try fixture.german([#""Servus!";"#: #""Kaputt""#]), to: EmbeddedBundle.german)
-        try await eventually("the error in status") {
+        try await pollUntil("the error in status") {
             let status = try await fixture.transport.request(.status)
             let files = status["lastErrors"]?.arrayValue?.compactMap { $0["file"]?.stringValue } ?? []
             return files.contains(EmbeddedBundle.german)
@@ -118,7 +119,7 @@ struct EmbeddedTests {
 
         // The next good save is served again.
         try fixture.save(try fixture.german([#""Kaputt""#: #""Grüezi!";"#]), to: EmbeddedBundle.german)
-        try await eventually("the repaired reload") { strings.localizedString("greeting") == "Grüezi!" }
+        try await pollUntil("the repaired reload") { strings.localizedString("greeting") == "Grüezi!" }
     }
 
     @Test func stopEndsTheWatcherAndKeepsTheLastStrings() async throws {
@@ -128,7 +129,7 @@ struct EmbeddedTests {
         #expect(!fixture.transport.hasFinished)
 
         strings.stop()
-        try await eventually("the watcher and delivery threads to end") { fixture.transport.hasFinished }
+        try await pollUntil("the watcher and delivery threads to end") { fixture.transport.hasFinished }
         #expect(strings.localizedString("greeting") == "Hallo!")
         await #expect(throws: LiveStringsError.notConnected) { try await strings.setLanguage("fr") }
         let answer = await #expect(throws: LiveStringsError.self) { try await fixture.transport.request(.languages) }

@@ -63,18 +63,18 @@ struct EmbeddedWebTests {
         let answer = try api.response()
         #expect(answer.status == 200, "\(answer.text)")
         #expect(answer.text.contains(#""file":"de.lproj/Localizable.strings""#))
-        try await eventually("the app's lookup") { strings.localizedString("greeting") == #"Servus "aus" der Seite"# }
+        try await pollUntil("the app's lookup") { strings.localizedString("greeting") == #"Servus "aus" der Seite"# }
         let stream = try events.read(until: #""changed":{"greeting":"Servus \"aus\" der Seite"}"#)
         #expect(stream.contains(#"data: {"event":"reload""#))
         // Exactly one reload in the app: the next change it sees is the next save's.
         try fixture.save(try fixture.german([#""Einstellungen""#: #""Optionen""#]), to: EmbeddedBundle.german)
-        try await eventually("the save's reload") { strings.localizedString("settings.title") == "Optionen" }
+        try await pollUntil("the save's reload") { strings.localizedString("settings.title") == "Optionen" }
         #expect(Array(fixture.probe.changes.dropFirst()).map(\.keys)
             == [["Localizable": ["greeting"]], ["Localizable": ["settings.title"]]])
 
         // Stopping the app ends the page: its thread, its connections, its port.
         strings.stop()
-        try await eventually("every thread to end") { fixture.transport.hasFinished }
+        try await pollUntil("every thread to end") { fixture.transport.hasFinished }
         #expect(events.isClosedByServer())
         #expect(throws: WebClientError.self) { try WebClient(port: page.port) }
     }

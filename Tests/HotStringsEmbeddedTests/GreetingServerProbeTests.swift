@@ -58,8 +58,9 @@ import Testing
     /// answered with a status, the server never stops, and a good request after them is answered as before.
     @Test func randomAndMalformedRequestsAreEachAnsweredAndTheServerLives() throws {
         let server = try Server()
-        var random = SplitMix(seed: UInt64.random(in: 0 ... .max))
-        let seed = random.state
+        var random = SplitMix64(seed: UInt64.random(in: 0 ... .max))
+        let seed = random.seed
+        func draw(_ bound: Int) -> Int { random.number(below: bound) }
         let good = Array("GET /?count=3&slow=0 HTTP/1.1\r\nHost: x\r\nAccept-Language: de-CH, fr;q=0.8\r\n\r\n".utf8)
         let pieces: [[UInt8]] = ["?", "=", "&", "%", "%zz", " ", "\r", "\n", "\r\n", "\r\n\r\n", "\0", "\u{7F}", ":",
                                  "/", "#", "GET", "HTTP/1.1", "Accept-Language:", ";q=", "ü", "\u{202E}"]
@@ -69,17 +70,17 @@ import Testing
             var request = good
             switch index % 4 {
             case 0:   // pieces inserted anywhere
-                for _ in 0..<(1 + random.next(8)) {
-                    request.insert(contentsOf: pieces[random.next(pieces.count)], at: random.next(request.count + 1))
+                for _ in 0..<(1 + draw(8)) {
+                    request.insert(contentsOf: pieces[draw(pieces.count)], at: draw(request.count + 1))
                 }
             case 1:   // bytes changed
-                for _ in 0..<(1 + random.next(6)) { request[random.next(request.count)] = UInt8(random.next(256)) }
+                for _ in 0..<(1 + draw(6)) { request[draw(request.count)] = UInt8(draw(256)) }
             case 2:   // cut short, or pieces alone
-                request = random.next(2) == 0 ? Array(request.prefix(1 + random.next(request.count - 1)))
-                    : (0..<(1 + random.next(12))).flatMap { _ in pieces[random.next(pieces.count)] }
+                request = draw(2) == 0 ? Array(request.prefix(1 + draw(request.count - 1)))
+                    : (0..<(1 + draw(12))).flatMap { _ in pieces[draw(pieces.count)] }
             default:  // random bytes, sometimes ending a head
-                request = (0..<(1 + random.next(300))).map { _ in UInt8(random.next(256)) }
-                if random.next(2) == 0 { request += Array("\r\n\r\n".utf8) }
+                request = (0..<(1 + draw(300))).map { _ in UInt8(draw(256)) }
+                if draw(2) == 0 { request += Array("\r\n\r\n".utf8) }
             }
             let status: Int
             do {
@@ -96,21 +97,5 @@ import Testing
         #expect(statuses[400, default: 0] > 100, "\(statuses)")
         let page = try server.get("/?count=3", acceptLanguage: "de-CH, fr;q=0.8")
         #expect(page.status == 200 && page.text.hasSuffix("Hallo!\n3 Einträge\nWillkommen bei HotStrings\n"))
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing run can be replayed from its seed.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    /// A number from 0 up to `bound` (exclusive).
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }

@@ -66,19 +66,6 @@ final class ChangeProbe: Sendable {
     }
 }
 
-/// Re-checks `condition` every few milliseconds until it holds; throws at the deadline.
-///
-/// Waits suspend rather than block: the embedded store runs on the cooperative pool, which a blocking wait
-/// in a test (two pool threads on a two-core machine, several tests at once) would starve.
-func eventually(_ what: String, timeout: Duration = .seconds(10),
-                until condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw TimedOut(description: "timed out waiting for \(what)") }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
 extension Answer {
     /// The member `name` as a daemon writes it (`nil` when absent): what the tests check an answer carries.
     subscript(name: String) -> JSONValue? { AnswerFields(self).json[name] }

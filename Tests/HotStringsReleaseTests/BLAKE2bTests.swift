@@ -24,14 +24,7 @@ import Testing
         #expect(SHA256.hex(BLAKE2b.hash(bytes)) == "c8b10cbed59d5011474e7659d748e6535061cc5f6af658033d6849de723b415e"
             + "37c0ca712c3ce089cace0cf1e5e7edf388f5b863f9cd5e629efeb7541ecb0f58")
         var hasher = BLAKE2b()
-        var fed = 0
-        var piece = 1
-        while fed < 1_000_000 {
-            let count = min(piece, 1_000_000 - fed)
-            hasher.update([UInt8](repeating: UInt8(ascii: "a"), count: count))
-            fed += count
-            piece = piece % 300 + 13
-        }
+        feedAMillionA(period: 300, step: 13) { hasher.update($0) }
         #expect(SHA256.hex(hasher.finalize()) == "98fb3efb7206fd19ebf69b6f312cf7b64e3b94dbe1a17107913975a793f177e1"
             + "d077609d7fba363cbba00d05f7aa4e4fa8715d6428104c0a75643b0ff3fd3eaf")
     }

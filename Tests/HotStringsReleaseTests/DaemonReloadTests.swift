@@ -19,7 +19,7 @@ import Testing
         }
         try pull()
         let socket = fixture.sandbox.root + "/pulled.sock"
-        let daemon = try Daemon(bundle: fixture.target, socket: socket,
+        let daemon = try DaemonProcess(bundle: fixture.target, socket: socket,
                                 stateDirectory: fixture.sandbox.root + "/pulled-state")
         try daemon.waitUntilServing()
         let subscriber = try HotstringsProcess(["subscribe", "--socket", socket])

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsRelease
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// SHA-256 against the standard's example vectors and against `sha256sum` on real files.
@@ -24,38 +25,26 @@ import Testing
         #expect(SHA256.hexDigest([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)) == digest)
         // Fed in uneven pieces, the digest is the same: the block buffering is right across boundaries.
         var hasher = SHA256()
-        var fed = 0
-        var piece = 1
-        while fed < 1_000_000 {
-            let count = min(piece, 1_000_000 - fed)
-            hasher.update([UInt8](repeating: UInt8(ascii: "a"), count: count))
-            fed += count
-            piece = piece % 131 + 7
-        }
+        feedAMillionA(period: 131, step: 7) { hasher.update($0) }
         #expect(SHA256.hex(hasher.finalize()) == digest)
     }
 
     /// Every length around the padding boundaries (55, 56, 63, 64 bytes...) against `sha256sum`.
     @Test func paddingBoundariesMatchSha256sum() throws {
         let sandbox = try Sandbox(tables: [:], prefix: "hs-sha-")
-        var paths: [String] = []
         var expected: [String: String] = [:]
         for length in [1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000] {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
             let path = sandbox.root + "/len-\(length)"
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            paths.append(path)
             expected[path] = SHA256.hexDigest(bytes)
         }
-        try expectSha256sumAgrees(paths: paths, expected: expected)
+        try expectSumToolAgrees(Self.sha256sum, expected: expected)
     }
 
     /// Real localization files of the corpus, the largest among them included.
-    @Test func corpusFilesMatchSha256sum() throws {
-        let corpus = "/work/shared/corpus"
-        guard FileManager.default.fileExists(atPath: corpus) else {
-            try Test.cancel("the shared corpus is not at \(corpus)")
-        }
+    @Test(.needsCorpus) func corpusFilesMatchSha256sum() throws {
+        let corpus = try #require(corpusRoot)
         let enumerator = FileManager.default.enumerator(atPath: corpus)
         var paths: [String] = []
         while let name = enumerator?.nextObject() as? String, paths.count < 60 {
@@ -67,23 +56,8 @@ import Testing
         #expect(paths.count > 10)
         var expected: [String: String] = [:]
         for path in paths { expected[path] = SHA256.hexDigest(try Data(contentsOf: URL(fileURLWithPath: path))) }
-        try expectSha256sumAgrees(paths: paths, expected: expected)
+        try expectSumToolAgrees(Self.sha256sum, expected: expected)
     }
 
-    private func expectSha256sumAgrees(paths: [String], expected: [String: String]) throws {
-        guard let tool = ["/usr/bin/sha256sum", "/bin/sha256sum"].first(where: FileManager.default.isExecutableFile)
-        else { try Test.cancel("sha256sum is not installed") }
-        let run = try ProcessRun.tool(tool, paths)
-        #expect(run.code == 0, "\(run.stderr)")
-        let output = run.stdout
-        var checked = 0
-        for line in output.split(separator: "\n") {
-            let parts = line.split(separator: " ", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            let path = String(parts[1].drop { $0 == " " || $0 == "*" })
-            #expect(expected[path] == String(parts[0]), "\(path)")
-            checked += 1
-        }
-        #expect(checked == paths.count)
-    }
+    private static let sha256sum = ["/usr/bin/sha256sum", "/bin/sha256sum"]
 }

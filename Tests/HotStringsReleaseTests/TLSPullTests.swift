@@ -34,26 +34,20 @@ import Testing
         guard let unshare = Self.unshare, FileManager.default.fileExists(atPath: Self.systemBundle) else {
             try Test.cancel("the trusted half needs unshare(1) and \(Self.systemBundle)")
         }
-        let probe = try run(unshare, ["-rm", "true"])
-        guard probe.status == 0 else {
-            try Test.cancel("no unprivileged mount namespaces here (unshare -rm: \(probe.output)); trusted half not run")
+        let probe = try ProcessRun.tool(unshare, ["-rm", "true"], mergingErrors: true)
+        guard probe.code == 0 else {
+            try Test.cancel("no unprivileged mount namespaces here (unshare -rm: \(probe.stdout)); trusted half not run")
         }
         guard let hotstrings = hotstringsExecutable?.path else { try Test.cancel("hotstrings is not built") }
-        let trusted = try run(unshare, [
+        let trusted = try ProcessRun.tool(unshare, [
             "-rm", "sh", "-c", "mount --bind \"$0\" \"$1\" && exec \"$2\" pull \"$3\" \"$4\"",
             certificate.certificate, Self.systemBundle, hotstrings, nginx.url, fixture.target,
-        ])
-        #expect(trusted.status == 0, "\(trusted.output)")
+        ], mergingErrors: true)
+        #expect(trusted.code == 0, "\(trusted.stdout)")
         #expect(fixture.currentRelease == release)
         #expect(try fixture.servesExactly(release))
         // nginx logs a request after answering it: the pull can be done first.
         #expect(waitUntil(.seconds(20)) { nginx.requests.first?.hasPrefix("/manifest.json 200") == true },
                 "\(nginx.requests)")
-    }
-
-    /// Runs `executable` to its end (at most 60 s); its exit status and combined output.
-    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let run = try ProcessRun.tool(executable, arguments, mergingErrors: true, timeout: .seconds(60))
-        return (run.code, run.stdout)
     }
 }

@@ -23,7 +23,7 @@ import Testing
         #expect(installed.code == 0, "\(installed.stderr)")
         #expect(fixture.currentRelease == first.release)
         let socket = fixture.sandbox.root + "/pulled.sock"
-        let daemon = try Daemon(bundle: fixture.target, socket: socket,
+        let daemon = try DaemonProcess(bundle: fixture.target, socket: socket,
                                 stateDirectory: fixture.sandbox.root + "/pulled-state")
         try daemon.waitUntilServing()
         let subscriber = try HotstringsProcess.subscriber(socket: socket)

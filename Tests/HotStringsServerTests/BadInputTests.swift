@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
@@ -10,7 +11,7 @@ import Testing
 let bigTable = (0..<3_000).map { #""key.\#($0)" = "\#(String(repeating: "v", count: 80)) \#($0)";"# }
     .joined(separator: "\n")
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct BadInputTests {
     /// Requests the daemon must answer with an error on the same connection, which stays usable.
     static let malformed: [(line: String, id: JSONValue, code: String, message: String)] = [
@@ -36,7 +37,7 @@ struct BadInputTests {
 
     @Test func malformedRequestsGetErrorsAndTheConnectionStaysUsable() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
         for (line, id, code, message) in Self.malformed {
             let response = try client.request(line)
@@ -54,8 +55,8 @@ struct BadInputTests {
 
     @Test func binaryGarbageIsAnsweredLineByLine() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
-        var generator = SplitMix(seed: 0x1234_5678)
+        let daemon = try DaemonProcess.serving(sandbox)
+        var generator = SplitMix64(seed: 0x1234_5678)
         var garbage = (0..<16_384).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         garbage.append(0x0A)
         // The framer's rule: lines end at "\n", a "\r" before it is dropped, empty lines are skipped.
@@ -73,7 +74,7 @@ struct BadInputTests {
 
     @Test func aLineOver64KiBIsTooLargeAndClosed() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let other = try LineClient(socket: sandbox.socket)
         let client = try LineClient(socket: sandbox.socket)
         let line = #"{"id":1,"op":"get","key":""# + String(repeating: "k", count: 70_000) + "\"}\n"
@@ -85,18 +86,5 @@ struct BadInputTests {
         #expect(lines.count == 1)
         #expect(try other.request(#"{"id":2,"op":"hello"}"#)["ok"] == true)
         #expect(try daemon.terminate() == 0)
-    }
-}
-
-/// A small deterministic generator for reproducible garbage.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -2,13 +2,14 @@ import Foundation
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 
 /// String Catalogs live through the real daemon: the sample's `Settings.xcstrings` is table `Settings` in en, de
 /// and fr; a save is one `reload` naming exactly the changed keys of each language that changed; `LiveStrings`
 /// formats the new plural forms; a broken save keeps the last good catalog with an `error` at its line and column.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct CatalogEndToEndTests {
     static let catalog = "Settings.xcstrings"
 
@@ -25,7 +26,7 @@ struct CatalogEndToEndTests {
 
     @Test func editingACatalogReachesSubscribersAndLiveStrings() async throws {
         let sandbox = try Sandbox()
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         #expect(try subscriber.request(#"{"id":1,"op":"subscribe","tables":["Settings"]}"#)["ok"] == true)
         let (snapshot, _) = try subscriber.nextEvent("snapshot")
@@ -101,7 +102,7 @@ struct CatalogEndToEndTests {
         }
         let file = "Resources/Help.xcstrings"
         let sandbox = try Sandbox(extraFiles: [file: help("Hilfe")])
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         #expect(try subscriber.request(#"{"id":1,"op":"subscribe","tables":["Help","Settings"]}"#)["ok"] == true)
         let (snapshot, _) = try subscriber.nextEvent("snapshot")
@@ -136,11 +137,11 @@ struct CatalogEndToEndTests {
         #expect(try daemon.terminate() == 0)
     }
 
-    @Test(.enabled(if: corpusCatalogPath != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    @Test(.needsCorpusCatalog)
     func aSaveOfTheBigCorpusCatalogIsOneReloadOfExactlyTheChangedKeys() throws {
         let corpus = try String(contentsOfFile: try #require(corpusCatalogPath), encoding: .utf8)
         let sandbox = try Sandbox(extraFiles: ["Corpus.xcstrings": corpus])
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         #expect(try subscriber.request(#"{"id":1,"op":"subscribe","tables":["Corpus"]}"#)["ok"] == true)
         let (snapshot, _) = try subscriber.nextEvent("snapshot", timeout: .seconds(30))

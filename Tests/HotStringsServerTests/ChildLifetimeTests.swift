@@ -1,12 +1,13 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
 /// No child of a test outlives it (issue 20, "The suite"): runs that crashed or were killed left `hotstrings serve`
 /// processes behind, adopted by pid 1. `hotstrings-test-parent` starts a daemon the way every test does and is
 /// then killed with SIGKILL, which no clean-up code can catch; the daemon must go with it.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct ChildLifetimeTests {
     @Test func aDaemonDiesWithItsParentWhenTheParentIsKilled() throws {
         guard let parentExecutable = builtExecutable(named: "hotstrings-test-parent") else {

@@ -12,7 +12,7 @@ import Testing
             try Test.cancel("skipped: no prlimit (util-linux) to lower the daemon's descriptor limit")
         }
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let limit = try daemon.openDescriptorCount() + 4
         let prlimit = try ProcessRun.tool("/usr/bin/prlimit", ["--pid", String(daemon.pid), "--nofile=\(limit):\(limit)"])
         try #require(prlimit.code == 0, "prlimit could not lower the daemon's limit: \(prlimit.stderr)")

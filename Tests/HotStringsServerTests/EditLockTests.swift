@@ -1,19 +1,20 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 
 /// A language folder's `flock`, which any process that can read the bundle can take, held by a real `flock(1)`:
 /// a `set` through the daemon waits for it on a worker, never on the core, so every other client is served
 /// meanwhile; past `--edit-lock-timeout` it fails with `busy` and nothing written.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct EditLockTests {
     @Test func aSetWaitsForTheFolderLockWhileOtherClientsAreServed() throws {
         guard HeldFolderLock.executable != nil else { try Test.cancel("flock (util-linux) is not installed") }
         let sandbox = try Sandbox()
         // Far longer than the test: the set must wait for the release, not time out.
-        let daemon = try Daemon.serving(sandbox, arguments: ["--edit-lock-timeout", "10m"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--edit-lock-timeout", "10m"])
         let subscriber = try LineClient(socket: sandbox.socket)
         let seq = try #require(try subscriber.request(#"{"id":1,"op":"subscribe","snapshot":false}"#).int("seq"))
         let folder = sandbox.bundle + "/de.lproj"
@@ -62,7 +63,7 @@ struct EditLockTests {
     @Test func waitingSetsKeepTheirOrderAndLeaveTheCoreToOthers() throws {
         guard HeldFolderLock.executable != nil else { try Test.cancel("flock (util-linux) is not installed") }
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox, arguments: ["--edit-lock-timeout", "10m"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--edit-lock-timeout", "10m"])
         let folder = sandbox.bundle + "/de.lproj"
         let lock = try HeldFolderLock(folder)
         let openBefore = descriptorCount(of: daemon.pid, openOn: folder)
@@ -103,7 +104,7 @@ struct EditLockTests {
     @Test func pastTheDeadlineASetFailsBusyWithNothingWritten() throws {
         guard HeldFolderLock.executable != nil else { try Test.cancel("flock (util-linux) is not installed") }
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox, arguments: ["--edit-lock-timeout", "300ms"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--edit-lock-timeout", "300ms"])
         let german = try sandbox.read("de.lproj/Localizable.strings")
         let lock = try HeldFolderLock(sandbox.bundle + "/de.lproj")
         let client = try LineClient(socket: sandbox.socket)

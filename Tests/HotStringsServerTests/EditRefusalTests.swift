@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// Writes refused with nothing written, on every writer's path (the daemon's socket, the page's API, `--bundle`): a
 /// bundle managed by `pull`, whose files are a release's; a pseudo-language where it is served; and a new language
 /// whose value is refused, which leaves no folder behind (issue 37, probe round 3).
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct EditRefusalTests {
     @Test func aBundleManagedByPullRefusesEveryWriter() throws {
         let (sandbox, origin) = try pulledSandbox()
@@ -86,7 +87,7 @@ struct EditRefusalTests {
     /// pseudo-language, a bundle managed by pull: the last two in the tests above) leaves no folder.
     @Test func aRefusedNewLanguageLeavesNoFolder() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
         let korean = #""key":"profile.online","language":"ko","createLanguage":true"#
         let answer = try client.request(#"{"id":1,"op":"set","value":"%d ist online",\#(korean)}"#,

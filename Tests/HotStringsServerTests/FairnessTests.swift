@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Synchronization
 import Testing
@@ -54,14 +55,14 @@ func residentBytes(of pid: Int32) throws -> Int {
 }
 
 /// Issue 9, findings 6 and 7: one client never hurts another — fair turns, and a cap on unread answers.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct FairnessTests {
     let get = #"{"id":"probe","op":"get","key":"greeting","language":"de"}"#
 
     /// A flood of empty lines used to hold the loop on that one client: a `get` waited for the flood to end.
     @Test func aClientStreamingEmptyLinesDoesNotStarveAnotherClientsGet() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let flood = try Flood(socket: sandbox.socket, payload: [UInt8](repeating: 0x0A, count: 64 << 10),
                               drains: false)
         defer { flood.stop() }
@@ -80,7 +81,7 @@ struct FairnessTests {
     @Test func clientsPipeliningHeavyRequestsDoNotStarveAnotherClientsGet() throws {
         let heavy = (0..<10_000).map { #""key.\#($0)" = "\#(String(repeating: "h", count: 90))";"# }
         let sandbox = try Sandbox(extraFiles: ["en.lproj/Big.strings": heavy.joined(separator: "\n")])
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let request = Array(#"{"id":1,"op":"table","language":"en","table":"Big"}"#.utf8) + [0x0A]
         let payload = Array([[UInt8]](repeating: request, count: 200).joined())
         let floods = try (0..<6).map { _ in try Flood(socket: sandbox.socket, payload: payload, drains: true) }
@@ -99,7 +100,7 @@ struct FairnessTests {
     @Test func clientsThatPipelineTablesAndNeverReadDoNotGrowTheDaemonWithoutBound() throws {
         let huge = (0..<10_000).map { #""key.\#($0)" = "\#(String(repeating: "w", count: 120))";"# }
         let sandbox = try Sandbox(extraFiles: ["en.lproj/Huge.strings": huge.joined(separator: "\n")])
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let request = #"{"id":1,"op":"table","language":"en","table":"Huge"}"#
         let probe = try LineClient(socket: sandbox.socket)
         _ = try probe.request(request, timeout: .seconds(20))

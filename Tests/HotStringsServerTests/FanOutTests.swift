@@ -1,11 +1,12 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct FanOutTests {
     static let subscriberCount = 1_000
 
@@ -15,7 +16,7 @@ struct FanOutTests {
         try #require(limit >= 2 * Self.subscriberCount + 100, "RLIMIT_NOFILE is \(limit); raise the hard limit")
 
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let subscribers = try (0..<Self.subscriberCount).map { _ in try LineClient(socket: sandbox.socket) }
         for (index, subscriber) in subscribers.enumerated() {
             try subscriber.send(#"{"id":\#(index),"op":"subscribe","snapshot":false}"#)

@@ -1,14 +1,15 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct LifecycleTests {
     @Test func aRestartKeepsTheSelectedLanguage() throws {
         let sandbox = try Sandbox()
-        var daemon = try Daemon.serving(sandbox)
+        var daemon = try DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         _ = try subscriber.request(#"{"id":1,"op":"subscribe","snapshot":false}"#)
         let client = try LineClient(socket: sandbox.socket)
@@ -29,7 +30,7 @@ struct LifecycleTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.socket), "the socket file is removed on exit")
         #expect(try subscriber.readUntilClosed() != nil, "subscribers see the connection close")
 
-        daemon = try Daemon.serving(sandbox)
+        daemon = try DaemonProcess.serving(sandbox)
         let again = try LineClient(socket: sandbox.socket)
         let languages = try again.request(#"{"id":1,"op":"languages"}"#)
         #expect(languages.string("selected") == "fr")
@@ -40,7 +41,7 @@ struct LifecycleTests {
 
         #expect(try again.request(#"{"id":4,"op":"select-language","language":null}"#)["selected"] == .null)
         #expect(try daemon.terminate() == 0)
-        daemon = try Daemon.serving(sandbox)
+        daemon = try DaemonProcess.serving(sandbox)
         let cleared = try LineClient(socket: sandbox.socket).request(#"{"id":1,"op":"languages"}"#)
         #expect(cleared["selected"] == .null)
         #expect(try daemon.terminate() == 0)
@@ -48,8 +49,8 @@ struct LifecycleTests {
 
     @Test func aSecondDaemonOnTheSameSocketIsRefused() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
-        let second = try Daemon(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
+        let second = try DaemonProcess(sandbox)
         #expect(second.waitForExit() == 1)
         #expect(second.log.contains("already listening on \(sandbox.socket)"), "log: \(second.log)")
         #expect(try LineClient(socket: sandbox.socket).request(#"{"id":1,"op":"hello"}"#)["ok"] == true)
@@ -58,12 +59,12 @@ struct LifecycleTests {
 
     @Test func aStaleSocketFileIsReplaced() throws {
         let sandbox = try Sandbox()
-        let crashed = try Daemon.serving(sandbox)
+        let crashed = try DaemonProcess.serving(sandbox)
         crashed.crash()
         #expect(FileManager.default.fileExists(atPath: sandbox.socket), "SIGKILL leaves the socket file behind")
         #expect(!UnixSocket.isListening(atPath: sandbox.socket))
 
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         #expect(daemon.log.contains("replacing the stale socket file"), "log: \(daemon.log)")
         let hello = try LineClient(socket: sandbox.socket).request(#"{"id":1,"op":"hello"}"#)
         #expect(hello.string("root")?.hasSuffix("/bundle") == true)
@@ -76,7 +77,7 @@ struct LifecycleTests {
     /// enums, and the rescan passed unannounced).
     @Test func sighupRescansAndSigintStopsCleanly() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
         let before = try #require(try client.request(#"{"id":1,"op":"subscribe","snapshot":false}"#).int("seq"))
         try Signals.send(.hangup, toProcess: daemon.pid)

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
@@ -7,7 +8,8 @@ import Testing
 ///
 /// The tests run as root, so the other user is made real: the `hotstrings get` client runs as `nobody`
 /// (uid 65534) against a socket whose mode lets anyone connect.
-@Suite(needsDaemon, .enabled(if: ProcessStatistics.userID == 0, "needs root to run a client as another user"))
+@Suite(.needsHotstringsBinary,
+       .enabled(if: ProcessStatistics.userID == 0, "needs root to run a client as another user"))
 struct PeerCredentialsTests {
     /// Runs `hotstrings get greeting` as uid 65534; returns its exit status and standard output.
     func getAsNobody(_ sandbox: Sandbox) throws -> (status: Int32, output: String) {
@@ -24,7 +26,7 @@ struct PeerCredentialsTests {
     @Test func anotherUserIsRefused() throws {
         let sandbox = try Sandbox()
         try openToEveryone(sandbox)
-        let daemon = try Daemon.serving(sandbox, arguments: ["--socket-mode", "666"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--socket-mode", "666"])
         let result = try getAsNobody(sandbox)
         #expect(result.status == 3, "status \(result.status), output \(result.output)")
         #expect(!result.output.contains("Hello!"))
@@ -37,7 +39,7 @@ struct PeerCredentialsTests {
     @Test func allowUIDAdmitsThatUser() throws {
         let sandbox = try Sandbox()
         try openToEveryone(sandbox)
-        let daemon = try Daemon.serving(sandbox, arguments: ["--socket-mode", "666", "--allow-uid", "65534"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--socket-mode", "666", "--allow-uid", "65534"])
         let result = try getAsNobody(sandbox)
         #expect(daemon.isRunning)
         #expect(result.status == 0, "\(result.output)")

@@ -2,17 +2,18 @@ import Foundation
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 
 /// `.stringsdict` live through the real daemon: a subscriber sees the new rule, `LiveStrings` formats the new
 /// plural forms, a broken save keeps the last good rules with an `error` naming file, line and column.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct PluralEndToEndTests {
     static let english = "en.lproj/Localizable.stringsdict"
 
     @Test func editingAStringsdictReachesSubscribersAndLiveStrings() async throws {
         let sandbox = try Sandbox()
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         let response = try subscriber.request(#"{"id":1,"op":"subscribe","languages":["en"]}"#)
         #expect(response["ok"] == true)
@@ -59,7 +60,7 @@ struct PluralEndToEndTests {
 
     @Test func getFormatsWithArgumentsThroughTheCLIAndThePythonClient() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let french = try HotstringsProcess.run(["get", "--socket", sandbox.socket, "--language", "fr",
                                                 "items.count", "0"])
         #expect(french.code == 0 && french.stdout == "0 élément\n", "\(french)")

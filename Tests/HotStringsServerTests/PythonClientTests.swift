@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
@@ -46,7 +47,7 @@ final class PythonRun {
     var outputLines: [String] { output.split(separator: "\n").map(String.init) }
 }
 
-@Suite(needsDaemon, .enabled(if: python3 != nil, "python3 is not installed"))
+@Suite(.needsHotstringsBinary, .enabled(if: python3 != nil, "python3 is not installed"))
 struct PythonClientTests {
     @Test func helpAndSocketResolution() throws {
         let sandbox = try Sandbox()
@@ -84,7 +85,7 @@ struct PythonClientTests {
 
     @Test func getAndSubscribeAgainstTheRealDaemon() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let get = try PythonRun(["get", "greeting", "--language", "de"],
                                 environment: ["HOTSTRINGS_SOCKET": sandbox.socket], in: sandbox)
         #expect(get.finish() == 0)

@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 
@@ -64,11 +65,11 @@ let germanEdit = ChangeRecord(
     added: ["e2e.added": "neu"], changed: ["greeting": "Servus!"], removed: ["Done"]
 )
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct ReloadTests {
     @Test func everySubscriberGetsTheReloadWithTheExactKeys() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let subscribers = try (0..<5).map { _ in try LineClient(socket: sandbox.socket) }
         var seq: Int64 = 0
         var epoch: Int64 = 0
@@ -114,7 +115,7 @@ struct ReloadTests {
     /// with an empty `changes` list when nothing it asked for changed.
     @Test func filtersDeliverOnlyMatchingChangesAndKeepSeqContiguous() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let filters = [
             "german": #""languages":["DE"]"#,
             "infoPlist": #""tables":["InfoPlist"]"#,
@@ -165,7 +166,7 @@ struct ReloadTests {
 
     @Test func sinceTheCurrentPositionSkipsTheSnapshotAndAnotherEpochGetsOne() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let probe = try LineClient(socket: sandbox.socket)
         let hello = try probe.request(#"{"id":1,"op":"hello","client":"e2e"}"#)
         #expect(hello.int("protocol") == 1)
@@ -204,7 +205,7 @@ struct ReloadTests {
 
     @Test func aBrokenSaveIsAnErrorEventAndTheLastGoodTableStaysServed() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         let seq = try #require(try subscriber.request(#"{"id":1,"op":"subscribe","snapshot":false}"#).int("seq"))
         let repaired = try editedGerman(sandbox)

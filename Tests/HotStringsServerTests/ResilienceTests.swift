@@ -1,18 +1,19 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct ResilienceTests {
     /// Clients that misbehave in every way one after another: the daemon answers the next client each time,
     /// ends up with the descriptors it started with, and still stops cleanly.
     @Test func misbehavingClientsLeaveNoTraceAndTheDaemonStopsCleanly() throws {
         ResourceLimits.raiseOpenFiles(to: 8192)
         let sandbox = try Sandbox(extraFiles: ["en.lproj/Big.strings": bigTable])
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let probe = try LineClient(socket: sandbox.socket)
         var probeID = 0
         func probeAnswers() throws -> Bool {
@@ -81,7 +82,7 @@ struct ResilienceTests {
     @Test(arguments: [1, 3, 100])
     func aHalfClosedClientGetsItsAnswersThenEndOfFile(requests: Int) throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
         let lines = (0..<requests).map { #"{"id":\#($0),"op":"get","key":"greeting","language":"fr"}"# }
         try client.send(lines.joined(separator: "\n"))

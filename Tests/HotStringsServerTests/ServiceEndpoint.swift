@@ -75,7 +75,7 @@ extension ServiceEndpoint {
 /// asynchronous test awaiting them never holds one of the cooperative pool's threads (two on a 2-core machine)
 /// that other tests' tasks need. `@unchecked Sendable`: one test uses an endpoint, one call at a time.
 final class DaemonEndpoint: ServiceEndpoint, @unchecked Sendable {
-    let daemon: Daemon
+    let daemon: DaemonProcess
     let client: LineClient
     private var nextID: Int64 = 1
     private var events: [ReceivedEvent] = []
@@ -83,7 +83,7 @@ final class DaemonEndpoint: ServiceEndpoint, @unchecked Sendable {
     private(set) var eventsBeforeLastAnswer: [ReceivedEvent] = []
 
     init(_ sandbox: Sandbox, stateDirectory: String) throws {
-        daemon = try Daemon.serving(sandbox, arguments: ["--state-dir", stateDirectory])
+        daemon = try DaemonProcess.serving(sandbox, arguments: ["--state-dir", stateDirectory])
         client = try LineClient(socket: sandbox.socket)
     }
 
@@ -174,17 +174,13 @@ final class EmbeddedEndpoint: ServiceEndpoint {
 
     /// Takes transport events in order until one matches `isWanted` (those before it are dropped).
     private func waitFor(_ what: String, _ isWanted: (TransportEvent) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
-            let found = received.events.withLock { events -> Bool in
+        try await pollUntil(what, timeout: .seconds(10)) {
+            received.events.withLock { events in
                 while !events.isEmpty {
                     if isWanted(events.removeFirst()) { return true }
                 }
                 return false
             }
-            if found { return }
-            guard ContinuousClock.now < deadline else { throw ClientError(description: "timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(2))
         }
     }
 }

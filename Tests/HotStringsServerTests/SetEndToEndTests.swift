@@ -2,15 +2,16 @@ import Foundation
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 
 /// `set` and `remove` through a real daemon: the write-back enters through the watcher like an editor's save.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SetEndToEndTests {
     @Test func aSetReachesASubscriberAsOneReloadAndAnotherProcessReadsIt() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let subscriber = try LineClient(socket: sandbox.socket)
         let subscribed = try subscriber.request(#"{"id":1,"op":"subscribe","snapshot":false}"#)
         let seq = try #require(subscribed.int("seq"))
@@ -44,7 +45,7 @@ struct SetEndToEndTests {
 
     @Test func refusalsAreErrorsWithNothingWritten() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
         let before = try sandbox.read("de.lproj/Localizable.strings")
         let requests = [
@@ -68,7 +69,7 @@ struct SetEndToEndTests {
     /// editor's save (it reads the file again when it changed), and the daemon serves what ends up on disk.
     @Test func aSetRacingAnEditorsSaveLosesNeither() async throws {
         let sandbox = try Sandbox()
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let socket = sandbox.socket
         let path = sandbox.bundle + "/de.lproj/Localizable.strings"
         for round in 0..<12 {
@@ -100,7 +101,7 @@ struct SetEndToEndTests {
 
     @Test func liveStringsSetsAndSeesItsOwnChange() async throws {
         let sandbox = try Sandbox()
-        let daemon = try await Daemon.serving(sandbox)
+        let daemon = try await DaemonProcess.serving(sandbox)
         let strings = LiveStrings(configuration: .init(socketPath: sandbox.socket, environment: ["LANG": "de"]))
         defer { strings.stop() }
         #expect(await strings.waitUntilSynchronized(timeout: .seconds(20)))

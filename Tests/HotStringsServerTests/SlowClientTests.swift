@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
@@ -9,13 +10,13 @@ func blob(_ letter: Character, size: Int = 150_000) -> String {
     "\"blob\" = \"\(String(repeating: letter, count: size))\";\n"
 }
 
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SlowClientTests {
     /// A subscriber that stops reading loses its backlog for `resync` (`slow-client`) and a fresh snapshot,
     /// while the others get every event on time.
     @Test func aSubscriberThatNeverReadsIsResynchronizedWithoutSlowingTheOthers() throws {
         let sandbox = try Sandbox(extraFiles: ["en.lproj/Blob.strings": blob("a")])
-        let daemon = try Daemon.serving(sandbox, arguments: ["--client-buffer", "4096"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--client-buffer", "4096"])
         let fast = try LineClient(socket: sandbox.socket)
         let slow = try LineClient(socket: sandbox.socket)
         let subscribe = #"{"id":1,"op":"subscribe","snapshot":false,"tables":["Blob"]}"#
@@ -59,7 +60,7 @@ struct SlowClientTests {
     /// pass the buffer cap, so they cannot pile up in the daemon; everyone else is served meanwhile.
     @Test func aClientThatSendsRequestsButNeverReadsIsPausedNotBuffered() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox, arguments: ["--client-buffer", "4096"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--client-buffer", "4096"])
         let hog = try LineClient(socket: sandbox.socket)
         // 4 KB requests for 1 KB answers: a daemon that reads on takes them as fast as it answers, one
         // that pushes back fills the socket buffers (a few hundred requests) and then takes no more.
@@ -94,7 +95,7 @@ struct SlowClientTests {
     /// 300 KB answers wait to be read neither drops them nor counts them against the buffer cap.
     @Test func anEventNeverDropsAnswersTheSubscriberIsWaitingFor() throws {
         let sandbox = try Sandbox(extraFiles: ["en.lproj/Big.strings": bigTable])
-        let daemon = try Daemon.serving(sandbox, arguments: ["--client-buffer", "4096"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--client-buffer", "4096"])
         let subscriber = try LineClient(socket: sandbox.socket)
         let seq = try #require(try subscriber.request(#"{"id":0,"op":"subscribe","snapshot":false}"#).int("seq"))
         for id in 1...3 { try subscriber.send(#"{"id":\#(id),"op":"table","language":"en","table":"Big"}"#) }

@@ -1,15 +1,16 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
 /// Issue 9, findings 1, 3 and 4: `serve` replaces only a stale socket of its own, refuses directories and
 /// sockets other users control, runs once per path, removes only its own socket, and never `chmod`s by path.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SocketStartupTests {
     /// Starts a daemon that must refuse to start; returns its log.
     func refusal(_ sandbox: Sandbox, arguments: [String] = []) throws -> String {
-        let daemon = try Daemon(sandbox, arguments: arguments, logName: "refused")
+        let daemon = try DaemonProcess(sandbox, arguments: arguments, logName: "refused")
         let status = daemon.waitForExit()
         #expect(status == 1, "the daemon was expected to refuse to start; log: \(daemon.log)")
         return daemon.log
@@ -46,7 +47,7 @@ struct SocketStartupTests {
 
         // The same directory with the sticky bit, as /tmp has, is fine.
         try FileSystem.setPermissions(0o1777, atPath: open)
-        let daemon = try Daemon.serving(sandbox, arguments: ["--socket", open + "/d.sock"])
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--socket", open + "/d.sock"])
         #expect(try LineClient(socket: open + "/d.sock").request(#"{"id":1,"op":"hello"}"#)["ok"] == true)
         #expect(try daemon.terminate() == 0)
     }
@@ -56,7 +57,7 @@ struct SocketStartupTests {
         // A socket file nobody listens on, as a crash leaves it.
         SocketIO.close(try UnixSocket.listen(atPath: sandbox.socket))
         for mode: UInt32 in [0o600, 0o660, 0o666] {
-            let daemon = try Daemon.serving(sandbox, arguments: ["--socket-mode", String(mode, radix: 8)])
+            let daemon = try DaemonProcess.serving(sandbox, arguments: ["--socket-mode", String(mode, radix: 8)])
             let owner = try FileSystem.ownership(atPath: sandbox.socket, followingSymlinks: false)
             #expect(owner.isSocket)
             #expect(owner.permissions == mode, "mode \(String(owner.permissions, radix: 8))")
@@ -75,7 +76,7 @@ struct SocketStartupTests {
         // free unless the lock keeps the second out: without the lock, the later one replaced the earlier
         // one's new socket as "stale" and both kept running.
         let pause: [String: String?] = ["HOTSTRINGS_TEST_PAUSE_BEFORE_BIND_MS": "300"]
-        let daemons = try ["first", "second"].map { try Daemon(sandbox, environment: pause, logName: $0) }
+        let daemons = try ["first", "second"].map { try DaemonProcess(sandbox, environment: pause, logName: $0) }
         // One of them must give up; the other keeps serving.
         #expect(waitUntil(.seconds(10)) { daemons.contains { !$0.isRunning } })
         let running = daemons.filter(\.isRunning)
@@ -90,12 +91,12 @@ struct SocketStartupTests {
 
     @Test func aDaemonWhoseSocketWasReplacedLeavesTheOtherDaemonsSocketAtExit() throws {
         let sandbox = try Sandbox()
-        let first = try Daemon(sandbox, logName: "first")
+        let first = try DaemonProcess(sandbox, logName: "first")
         try first.waitUntilServing()
         // Someone removes the first daemon's socket and lock, and a second daemon takes the path.
         try FileSystem.removeFile(atPath: sandbox.socket)
         try FileSystem.removeFile(atPath: sandbox.socket + ".lock")
-        let second = try Daemon(sandbox, logName: "second")
+        let second = try DaemonProcess(sandbox, logName: "second")
         try second.waitUntilServing()
         let secondSocket = try FileSystem.ownership(atPath: sandbox.socket, followingSymlinks: false)
 

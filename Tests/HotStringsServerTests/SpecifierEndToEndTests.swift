@@ -1,19 +1,20 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
 
 /// The judgement of format specifiers through a real daemon: `set` over the socket and the page's API refuse what
 /// `lint` reports as an error, with its message and nothing written; the page's `/api/check` answers the verdict
 /// as a translator types, from the same check.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SpecifierEndToEndTests {
     /// The issue's: the sample's German `messages.received` with a plural form that swaps the arguments' classes
     /// was answered ok, and `get messages.received Ana 1 -l de` then printed nonsense. Now it is refused with
     /// `lint`'s message, nothing written, and the key still formats; `--force` writes it.
     @Test func theIssuesPluralFormIsRefused() throws {
         let sandbox = try Sandbox()
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let before = try sandbox.read("de.lproj/Localizable.stringsdict")
         let set = ["set", "messages.received", "%1$d hat dir %2$@ Nachrichten geschickt", "--language", "de",
                    "--form", "one", "--variable", "messages", "--socket", sandbox.socket]
@@ -36,7 +37,7 @@ struct SpecifierEndToEndTests {
     /// nothing written; `force` writes it; the others are written.
     @Test func theTableThroughTheSocket() throws {
         let sandbox = try Sandbox(extraFiles: SpecifierCases.files(translated: false))
-        let daemon = try Daemon.serving(sandbox)
+        let daemon = try DaemonProcess.serving(sandbox)
         let client = try LineClient(socket: sandbox.socket)
         for (index, table) in SpecifierCases.all.enumerated() {
             let file = "de.lproj/\(SpecifierCases.table)." + (table.form == nil ? "strings" : "stringsdict")

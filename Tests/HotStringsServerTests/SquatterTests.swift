@@ -1,11 +1,12 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
 /// Issue 9, finding 2 (the daemon's side): a listening socket another user put at the path first makes
 /// `serve` refuse, naming that user, and the other user's socket is left alone.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SquatterTests {
     @Test func aSocketSquattedByAnotherUserIsRefusedNamingTheOwner() throws {
         guard ProcessStatistics.userID == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
@@ -40,7 +41,7 @@ struct SquatterTests {
         let squatted = try FileSystem.ownership(atPath: path, followingSymlinks: false)
         try #require(squatted.userID == 65534 && squatted.isSocket)
 
-        let daemon = try Daemon(sandbox, arguments: ["--socket", path], logName: "victim")
+        let daemon = try DaemonProcess(sandbox, arguments: ["--socket", path], logName: "victim")
         #expect(daemon.waitForExit() == 1, "log: \(daemon.log)")
         #expect(daemon.log.contains("it is a listening socket owned by uid 65534"), "log: \(daemon.log)")
         let after = try FileSystem.ownership(atPath: path, followingSymlinks: false)

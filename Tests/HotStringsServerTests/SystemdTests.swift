@@ -1,17 +1,18 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
 /// systemd integration: READY=1 once the first scan is served, and a listening socket passed by activation.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct SystemdTests {
     @Test func sendsReadyOnceTheFirstScanIsServed() throws {
         let sandbox = try Sandbox()
         let notifyPath = sandbox.root + "/notify.sock"
         let notifications = try UnixSocket.bindDatagram(atPath: notifyPath)
         defer { SocketIO.close(notifications) }
-        let daemon = try Daemon(sandbox, environment: ["NOTIFY_SOCKET": notifyPath])
+        let daemon = try DaemonProcess(sandbox, environment: ["NOTIFY_SOCKET": notifyPath])
         defer { _ = try? daemon.terminate() }
         let poller = try Poller()
         try poller.add(notifications)

@@ -1,13 +1,14 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
 
 /// The same behaviour over both transports of the one protocol service: the real daemon over its socket,
 /// and the embedded transport in process, each on a temporary copy of `sample-bundle`.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct TransportBehaviourTests {
     static let german = "de.lproj/Localizable.strings"
 

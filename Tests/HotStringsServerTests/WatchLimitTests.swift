@@ -1,6 +1,7 @@
 import Foundation
 import HotStringsProtocol
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
 /// The limit is provoked for real without touching the machine's: the daemon runs in a user namespace of its
 /// own (`unshare --user --map-root-user`) whose `max_inotify_watches` is set to 3, so the root and two of
 /// the six language folders get a watch and the rest fail with ENOSPC.
-@Suite(needsDaemon, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs unshare"))
+@Suite(.needsHotstringsBinary,
+       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs unshare"))
 struct WatchLimitTests {
     @Test func runningOutOfWatchesIsReportedAndNothingIsLost() throws {
         let sandbox = try Sandbox()

@@ -2,13 +2,13 @@ import HotStringsTestSupport
 
 /// A daemon serving the page, with where the page is.
 struct WebDaemon {
-    let daemon: Daemon
+    let daemon: DaemonProcess
     let port: UInt16
     let token: String
 
     /// Starts `serve --web 0` on the sandbox and reads the page's address from its log.
     static func start(_ sandbox: Sandbox, arguments: [String] = []) throws -> WebDaemon {
-        let daemon = try Daemon.serving(sandbox, arguments: ["--web", "0"] + arguments)
+        let daemon = try DaemonProcess.serving(sandbox, arguments: ["--web", "0"] + arguments)
         guard let line = daemon.log.split(separator: "\n").first(where: { $0.contains("web: http://127.0.0.1:") }),
               let address = line.split(separator: "web: http://127.0.0.1:").last,
               let port = UInt16(address.prefix { $0.isNumber }),

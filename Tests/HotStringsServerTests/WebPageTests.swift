@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import LinuxSystem
 import StringsFormat
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// the token, search, edit the UTF-16 English file's value with quotes, a backslash, an emoji and a newline,
 /// see a file changed on disk without a navigation, a specifier mismatch refused, a conflict shown, every
 /// request to the daemon's origin. Cancelled with the reason where Chromium or Selenium is missing.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct WebPageTests {
     @Test func thePageEditsLiveInChromium() throws {
         guard python3 != nil else { try Test.cancel("python3 is not installed") }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HotStringsTestTraits
 import Synchronization
 import HotStringsTestSupport
 import LinuxSystem
@@ -8,7 +9,7 @@ import Testing
 
 /// The page's HTTP server over raw sockets against a real daemon: who may use it, its caps, the API and the
 /// event stream.
-@Suite(needsDaemon)
+@Suite(.needsHotstringsBinary)
 struct WebServerTests {
     @Test func requestsWithoutTheTokenTheRightHostOrTheRightOriginAreRefused() throws {
         let sandbox = try Sandbox()

@@ -27,6 +27,21 @@ package enum CatalogText {
             + "\n  },\n  \"version\" : \"1.0\"\n}\n"
     }
 
+    /// A catalog of three keys: `%lld files`, whose Polish plural variations lack `other` and `many` and have
+    /// `two` (one form `needs_review`), `Hello`, new in Polish, and `Bye`, stale in Polish.
+    package static let unfinishedPolish = """
+        {"sourceLanguage":"en","version":"1.0","strings":{
+          "%lld files":{"comment":"Files","localizations":{
+            "en":{"variations":{"plural":{"one":{"stringUnit":{"state":"translated","value":"%lld file"}},
+                                         "other":{"stringUnit":{"state":"translated","value":"%lld files"}}}}},
+            "pl":{"variations":{"plural":{"one":{"stringUnit":{"state":"translated","value":"%lld plik"}},
+                                         "few":{"stringUnit":{"state":"needs_review","value":"%lld pliki"}},
+                                         "two":{"stringUnit":{"state":"translated","value":"%lld pliki"}}}}}}},
+          "Hello":{"localizations":{"pl":{"stringUnit":{"state":"new","value":"Hello"}}}},
+          "Bye":{"localizations":{"pl":{"stringUnit":{"state":"stale","value":"Pa"}}}}
+        }}
+        """
+
     private static func escaped(_ text: String) -> String {
         var result = ""
         for character in text {

@@ -6,7 +6,7 @@ import Synchronization
 /// (SIGTERM, then SIGKILL) on deinit if it still runs.
 ///
 /// Every test target and the benchmark start `hotstrings` through this type, directly for a command or through
-/// `Daemon` for `serve`.
+/// `DaemonProcess` for `serve`.
 package final class HotstringsProcess: Sendable {
     /// The process; for signals such as `SIGSTOP` and `SIGCONT`.
     package let process: ChildProcess
@@ -155,6 +155,25 @@ extension ProcessRun {
         try stderr?.wait(for: "the end of standard error") { _ in stderr?.isFinished ?? true }
         return ProcessRun(code: ending.status, stdout: stdout.text, stderr: stderr?.text ?? "")
     }
+
+    /// Runs a tool a test builds on (`git commit`, `rsync`, `cp -a`) to its end, its standard error in its standard
+    /// output, and checks that it succeeded.
+    /// - Throws: what `tool` throws; `ToolFailed` with the command and its output when it exits other than 0.
+    @discardableResult
+    package static func checkedTool(_ executable: String, _ arguments: [String], in directory: String? = nil,
+                                    timeout: Duration = .seconds(60)) throws -> ProcessRun {
+        let run = try tool(executable, arguments, in: directory, mergingErrors: true, timeout: timeout)
+        guard run.code == 0 else {
+            throw ToolFailed(description: "\(executable) \(arguments) exited \(run.code): \(run.stdout)")
+        }
+        return run
+    }
+}
+
+/// A tool a test builds on that did not succeed; the description names it and says what it printed.
+package struct ToolFailed: Error, CustomStringConvertible {
+    /// The command, its exit status and its output.
+    package var description: String
 }
 
 /// This process's environment with `changes` applied (a nil value removes a variable).

@@ -44,23 +44,23 @@ extension Sandbox {
     }
 }
 
-extension Daemon {
+extension DaemonProcess {
     /// Starts `hotstrings serve` on the sandbox's bundle as `nobody`, with its socket and state in a folder
     /// `nobody` owns, and waits until it serves: a server of another local user, as a squatter's would be.
     /// - Throws: `TimedOut` with the reason when no process can be run as another user here (see
     ///   `otherUserUnavailable`), or what starting the daemon throws.
-    package static func servingAsNobody(_ sandbox: Sandbox) async throws -> Daemon {
+    package static func servingAsNobody(_ sandbox: Sandbox) async throws -> DaemonProcess {
         let sandbox = UncheckedSandbox(sandbox)
         return try await offThePool { try servingAsNobody(sandbox.value) }
     }
 
     /// Starts `hotstrings serve` as `nobody` (see the asynchronous form), blocking the calling thread.
     /// - Throws: like the asynchronous form.
-    package static func servingAsNobody(_ sandbox: Sandbox) throws -> Daemon {
+    package static func servingAsNobody(_ sandbox: Sandbox) throws -> DaemonProcess {
         if let reason = otherUserUnavailable { throw TimedOut(description: reason) }
         let folder = try sandbox.folder(ownedBy: nobodyUserID, named: "nobody")
-        let daemon = try Daemon(bundle: sandbox.bundle, socket: folder + "/d.sock", stateDirectory: folder + "/state",
-                                userID: nobodyUserID)
+        let daemon = try DaemonProcess(bundle: sandbox.bundle, socket: folder + "/d.sock",
+                                       stateDirectory: folder + "/state", userID: nobodyUserID)
         try daemon.waitUntilServing()
         return daemon
     }

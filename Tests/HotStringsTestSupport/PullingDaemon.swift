@@ -5,7 +5,7 @@ import LinuxSystem
 /// it through: `status --json`, lookups, subscribers counting reloads (used by the release tests and
 /// `hotstrings-bench ota`).
 package final class PullingDaemon {
-    package let daemon: Daemon
+    package let daemon: DaemonProcess
     package let bundle: String
     package var socket: String { daemon.socket }
 
@@ -15,8 +15,9 @@ package final class PullingDaemon {
                  name: String = "pulled") throws {
         self.bundle = bundle
         let folder = (bundle as NSString).deletingLastPathComponent
-        daemon = try Daemon(bundle: bundle, socket: folder + "/\(name).sock", stateDirectory: folder + "/\(name)-state",
-                            arguments: ["--pull", url, "--pull-interval", interval] + arguments, logName: name)
+        daemon = try DaemonProcess(bundle: bundle, socket: folder + "/\(name).sock",
+                                   stateDirectory: folder + "/\(name)-state",
+                                   arguments: ["--pull", url, "--pull-interval", interval] + arguments, logName: name)
         try daemon.waitUntilServing()
     }
 

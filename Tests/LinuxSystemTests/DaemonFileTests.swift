@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import LinuxSystem
 import Testing
 

@@ -1,4 +1,5 @@
 import Dispatch
+import HotStringsTestSupport
 import LinuxSystem
 import Testing
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HotStringsTestSupport
 import LinuxSystem
 import Synchronization
 import Testing
@@ -39,7 +40,7 @@ struct NamedThreadTests {
             hasReturned.store(true, ordering: .releasing)
         }
         #expect(thread.name == "hs-test-name")
-        #expect(waitUntilTrue { threadNames().contains("hs-test-name") }, "threads: \(threadNames())")
+        #expect(waitUntil { threadNames().contains("hs-test-name") }, "threads: \(threadNames())")
         let returnedEarly = hasReturned.load(ordering: .acquiring)
         #expect(!returnedEarly)
         release.signal()
@@ -103,14 +104,4 @@ struct NamedThreadTests {
         let value = await Task(executorPreference: executor) { 42 }.value
         #expect(value == 42)
     }
-}
-
-/// Polls `condition` for up to five seconds.
-private func waitUntilTrue(_ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        usleep(2_000)
-    }
-    return true
 }

@@ -1,3 +1,4 @@
+import HotStringsTestSupport
 import LinuxSystem
 import Testing
 

@@ -1,4 +1,5 @@
 import Glibc
+import HotStringsTestSupport
 import LinuxSystem
 import Testing
 

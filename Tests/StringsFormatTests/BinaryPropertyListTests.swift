@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import Testing
 
 @testable import StringsFormat
@@ -316,7 +317,7 @@ extension BinaryPropertyListTests {
             "greeting": "Hello", "name": "Zoë 👋", "long": String(repeating: "z", count: 40), "": "empty key",
             "same": "same",
         ])
-        var random = SeededGenerator(state: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         let interesting: [UInt8] = [0x00, 0x01, 0x08, 0x0F, 0x10, 0x13, 0x1F, 0x5F, 0x6F, 0x7F, 0x80, 0xD8, 0xDF, 0xFF]
         var (accepted, rejected) = (0, 0)
         for _ in 0..<3_000 {
@@ -335,7 +336,7 @@ extension BinaryPropertyListTests {
     }
 
     @Test func survivesRandomBytes() {
-        var random = SeededGenerator(state: 0xB1157)
+        var random = SplitMix64(seed: 0xB1157)
         var (accepted, rejected) = (0, 0)
         for round in 0..<4_000 {
             var bytes = Array("bplist00".utf8)
@@ -364,7 +365,7 @@ extension BinaryPropertyListTests {
     }
 
     /// A random object of the kinds this reader walks, with references up to `limit` (one past the last).
-    private func randomObject(_ random: inout SeededGenerator, references limit: Int, dictionary: Bool) -> [UInt8] {
+    private func randomObject(_ random: inout SplitMix64, references limit: Int, dictionary: Bool) -> [UInt8] {
         let count = Int.random(in: 0...3, using: &random)
         let units: [[UInt8]] = [[0x00, 0x61], [0x00, 0x62], [0xD8, 0x3D], [0xDE, 0x00], [0x00, 0xE9], [0x4E, 0x2D]]
         switch dictionary ? 0 : Int.random(in: 0..<6, using: &random) {

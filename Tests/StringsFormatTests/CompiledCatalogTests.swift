@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 @testable import StringsFormat
 
@@ -241,7 +242,7 @@ import Testing
     static let corpusCatalog: [UInt8]? = corpusCatalogPath.flatMap { FileManager.default.contents(atPath: $0) }
         .map(Array.init)
 
-    @Test(.enabled(if: corpusCatalog != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    @Test(.needsCorpusCatalog)
     func editsOfTheCorpusCatalogGiveWhatAWholeReadGives() throws {
         let first = try #require(Self.corpusCatalog)
         let text = String(decoding: first, as: UTF8.self)
@@ -271,7 +272,7 @@ import Testing
         #expect(changes[9] == [], "the corrupt versions left the last good one")
     }
 
-    @Test(.enabled(if: corpusCatalog != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    @Test(.needsCorpusCatalog)
     func removingEachTenthKeyOfTheCorpusCatalogGivesWhatAWholeReadGives() throws {
         let first = try #require(Self.corpusCatalog)
         let catalog = try StringCatalog.parse(first)

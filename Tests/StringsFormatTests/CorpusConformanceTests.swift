@@ -1,19 +1,13 @@
 import Foundation
+import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 @testable import StringsFormat
 
 /// Every `.strings` file of the shared corpus must parse to exactly what Foundation returns.
 @Suite struct CorpusConformanceTests {
-    /// `../shared/corpus` beside the package, or `$HOTSTRINGS_CORPUS`.
-    static let corpusRoot: URL? = {
-        if let path = ProcessInfo.processInfo.environment["HOTSTRINGS_CORPUS"] {
-            return URL(fileURLWithPath: path)
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidate = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        return FileManager.default.fileExists(atPath: candidate.path) ? candidate : nil
-    }()
+    /// The shared corpus (`HotStringsTestSupport.corpusRoot`), as a URL to enumerate.
+    static let corpusRoot: URL? = HotStringsTestSupport.corpusRoot.map(URL.init(fileURLWithPath:))
 
     static func stringsFiles() -> [URL] {
         guard let root = corpusRoot,
@@ -22,7 +16,7 @@ import Testing
             .sorted { $0.path < $1.path }
     }
 
-    @Test(.enabled(if: corpusRoot != nil, "the shared corpus folder is absent"))
+    @Test(.needsCorpus)
     func everyCorpusFileMatchesFoundation() throws {
         let files = Self.stringsFiles()
         #expect(files.count > 100)

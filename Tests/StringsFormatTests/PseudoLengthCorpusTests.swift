@@ -1,10 +1,11 @@
+import HotStringsTestTraits
 import Testing
 @testable import StringsFormat
 
 /// en-XA makes every text of the shared corpus at least 30 % longer than its source (issue 22's "at least 30 %
 /// longer"), counting characters as a person reads them: specifiers, markup and spaces included.
 @Suite struct PseudoLengthCorpusTests {
-    @Test(.enabled(if: CorpusConformanceTests.corpusRoot != nil, "the shared corpus folder is absent"))
+    @Test(.needsCorpus)
     func everyAccentedTextIsAtLeastThirtyPercentLonger() throws {
         var texts = 0
         var short: [String] = []

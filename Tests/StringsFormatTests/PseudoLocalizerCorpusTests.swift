@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestTraits
 import Testing
 @testable import StringsFormat
 
@@ -70,7 +71,7 @@ import Testing
         return tables
     }
 
-    @Test(.enabled(if: CorpusConformanceTests.corpusRoot != nil, "the shared corpus folder is absent"))
+    @Test(.needsCorpus)
     func everyValueKeepsItsSpecifiersAndMarkup() throws {
         let tables = try Self.tables()
         #expect(tables.count > 900)

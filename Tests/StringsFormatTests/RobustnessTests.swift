@@ -1,18 +1,7 @@
 import Foundation
+import HotStringsTestSupport
 import Testing
 @testable import StringsFormat
-
-/// A small deterministic generator (SplitMix64), so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Bad input must give a `ParseError` or a table, never a crash or a hang.
 ///
@@ -29,7 +18,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func sixteenMebibytesOfRandomBytes() {
-        var generator = SeededGenerator(state: 42)
+        var generator = SplitMix64(seed: 42)
         let words = (0..<(2 << 20)).map { _ in generator.next() }
         let bytes = words.withUnsafeBytes { Array($0) }
         #expect(bytes.count == 16 << 20)
@@ -37,7 +26,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func randomMutationsOfValidText() {
-        var generator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
         let seed = Array("/* c */ \"a\" = \"b\\n\\U0041\\101\"; c = 'd'; // x\n\"é\" = \"😀\";".utf8)
         var parsed = 0
         for _ in 0..<20_000 {

@@ -1,13 +1,13 @@
 import Foundation
+import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 @testable import StringsFormat
 
 /// The IceCubesApp String Catalog of the shared corpus (733 keys, 19 languages, plural, device and substitution
 /// variations), read by us and by `JSONSerialization`.
 @Suite struct StringCatalogCorpusTests {
-    static let catalogFile: URL? = CorpusConformanceTests.corpusRoot.map {
-        $0.appendingPathComponent("IceCubesApp/IceCubesApp/Resources/Localization/Localizable.xcstrings")
-    }.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+    static let catalogFile: URL? = corpusCatalogPath.map(URL.init(fileURLWithPath:))
 
     static func load() throws -> (catalog: StringCatalog, json: [String: Any]) {
         let data = try Data(contentsOf: try #require(catalogFile))
@@ -15,7 +15,7 @@ import Testing
         return (try StringCatalog.parse(Array(data)), json)
     }
 
-    @Test(.enabled(if: catalogFile != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    @Test(.needsCorpusCatalog)
     func everyKeyAndLanguageMatchesJSONSerialization() throws {
         let (catalog, json) = try Self.load()
         #expect(catalog.sourceLanguage == "en")
@@ -40,7 +40,7 @@ import Testing
         #expect(compared == 12_751)  // every localization of every key
     }
 
-    @Test(.enabled(if: catalogFile != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    @Test(.needsCorpusCatalog)
     func compiledLanguagesHoldEveryKeyOnce() throws {
         let (catalog, _) = try Self.load()
         // Counted with Python's json module: plain string units and localizations with variations or
@@ -60,7 +60,7 @@ import Testing
         #expect(catalog.compiled(language: "pl").strings[neither.key] == nil)
     }
 
-    @Test(.enabled(if: catalogFile != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    @Test(.needsCorpusCatalog)
     func pluralDeviceAndSubstitutionRulesFormat() throws {
         let (catalog, _) = try Self.load()
         let polish = catalog.compiled(language: "pl")
@@ -89,7 +89,7 @@ import Testing
         #expect(try formatter.format(platform, language: "en", arguments: []) == "Apple Vision")
     }
 
-    @Test(.enabled(if: catalogFile != nil, "the IceCubesApp catalog is not in the shared corpus"))
+    @Test(.needsCorpusCatalog)
     func polishAndUkrainianPluralGroupsLackRequiredCategories() throws {
         let (catalog, _) = try Self.load()
         for (language, count) in [("pl", 17), ("uk", 12)] {

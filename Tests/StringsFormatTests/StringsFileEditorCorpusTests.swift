@@ -1,27 +1,17 @@
 import Foundation
+import HotStringsTestSupport
+import HotStringsTestTraits
 import Testing
 @testable import StringsFormat
 
 /// Every `.strings` file of the shared corpus, edited: three keys set to hard values, one removed, one added.
 /// Only the value's bytes change, and our parser and Foundation's read the expected table.
 @Suite struct StringsFileEditorCorpusTests {
-    /// A seeded generator, so a failure names a file and keys that fail again.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    @Test(.enabled(if: CorpusConformanceTests.corpusRoot != nil, "the shared corpus folder is absent"))
+    @Test(.needsCorpus)
     func everyCorpusFileKeepsEveryOtherByte() throws {
         let files = CorpusConformanceTests.stringsFiles()
         #expect(files.count > 100)
-        var generator = SplitMix(state: 22)
+        var generator = SplitMix64(seed: 22)
         var failures: [String] = []
         var edits = 0
         for file in files {

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsTestSupport
 import Testing
 @testable import StringsFormat
 
@@ -160,7 +161,7 @@ import Testing
     }
 
     @Test func everyCorpusFileTakesAFormAndLosesAnEntry() throws {
-        var generator = StringsFileEditorCorpusTests.SplitMix(state: 21)
+        var generator = SplitMix64(seed: 21)
         var edits = 0
         for url in try XMLPropertyListTests.stringsdictFiles() {
             let text = try String(contentsOf: url, encoding: .utf8)

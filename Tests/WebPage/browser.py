@@ -1,5 +1,6 @@
 """Headless Chromium for the page's Selenium tests: starts the driver, or exits 77 with the reason when Chromium,
 its driver or Selenium is missing. Waits are WebDriverWait deadlines, generous for a loaded 2-core machine."""
+import contextlib
 import os
 import sys
 
@@ -15,8 +16,9 @@ except ImportError as error:
 TIMEOUT = 30
 
 
-def start():
-    """A headless Chromium, or exit 77 when there is none."""
+def start(logs_requests=False):
+    """A headless Chromium (keeping Chrome's performance log, with every request, when `logs_requests`), or exit 77
+    when there is none."""
     chromium = next((p for p in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] if os.path.exists(p)), None)
     driver_path = next((p for p in ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"] if os.path.exists(p)),
                        None)
@@ -27,8 +29,26 @@ def start():
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1200,800"]:
         options.add_argument(argument)
+    if logs_requests:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     options.binary_location = chromium
     return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+@contextlib.contextmanager
+def checked(logs_requests=False):
+    """A headless Chromium and the list of failures a test's checks append to; at the end the browser quits and the
+    test exits, 1 with each failure printed or 0. A check that raises (a wait that timed out) ends the test with its
+    exception."""
+    driver = start(logs_requests)
+    failures = []
+    try:
+        yield driver, failures
+    finally:
+        driver.quit()
+    for failure in failures:
+        print("FAIL:", failure)
+    sys.exit(1 if failures else 0)
 
 
 def wait(driver, what, condition):

@@ -13,8 +13,6 @@ import browser  # noqa: E402
 from browser import By, choose, rows, wait  # noqa: E402
 
 url = sys.argv[1]
-driver = browser.start()
-failures = []
 
 
 def check(condition, message):
@@ -22,7 +20,7 @@ def check(condition, message):
         failures.append(message)
 
 
-try:
+with browser.checked() as (driver, failures):
     driver.get(url)
     wait(driver, "the rows", lambda: "greeting" in rows(driver))
 
@@ -62,9 +60,3 @@ try:
     driver.find_element(By.CSS_SELECTOR, "[data-action=save]").click()
     wait(driver, "saved", lambda: "saved" in browser.status(driver))
     wait(driver, "the reviewed key to leave the filter", lambda: rows(driver) == [])
-finally:
-    driver.quit()
-
-for failure in failures:
-    print("FAIL:", failure)
-sys.exit(1 if failures else 0)

@@ -14,8 +14,6 @@ import browser  # noqa: E402
 from browser import By, cell, choose, rows, status, wait  # noqa: E402
 
 url = sys.argv[1]
-driver = browser.start()
-failures = []
 
 
 def editors():
@@ -56,7 +54,7 @@ def flagged_then_saved(name, bad, problem, good, key):
     wait(driver, f"saved {key}", lambda: f"saved {key}" in status(driver))
 
 
-try:
+with browser.checked() as (driver, failures):
     driver.get(url)
     wait(driver, "the rows", lambda: "items.count" in rows(driver))
     search = driver.find_element(By.CSS_SELECTOR, "[data-role=search]")
@@ -129,9 +127,3 @@ try:
         failures.append(f"the .stringsdict's mac text reads {editors()['mac'].get_attribute('value')!r}")
     flagged_then_saved("mac", "Klicken, %d", "error: 'hint', device 'mac': '%d' takes argument 1 as an integer",
                        "Klick, %@", "hint")
-finally:
-    driver.quit()
-
-for failure in failures:
-    print("FAIL:", failure)
-sys.exit(1 if failures else 0)

@@ -12,9 +12,7 @@ import browser  # noqa: E402
 from browser import By, cell, rows, status, wait  # noqa: E402
 
 url = sys.argv[1]
-driver = browser.start()
-failures = []
-try:
+with browser.checked() as (driver, failures):
     driver.get(url)
     wait(driver, "the rows", lambda: "greeting" in rows(driver))
     headers = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "[data-role=head] th")]
@@ -30,9 +28,3 @@ try:
     wait(driver, "the read-only notice", lambda: "pseudo-language" in status(driver))
     if driver.find_elements(By.CSS_SELECTOR, "[data-role=editor]"):
         failures.append("a pseudo-language's cell opened an editor")
-finally:
-    driver.quit()
-
-for failure in failures:
-    print("FAIL:", failure)
-sys.exit(1 if failures else 0)

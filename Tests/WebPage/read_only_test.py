@@ -12,9 +12,7 @@ import browser  # noqa: E402
 from browser import By, cell, rows, status, wait  # noqa: E402
 
 url = sys.argv[1]
-driver = browser.start()
-failures = []
-try:
+with browser.checked() as (driver, failures):
     driver.get(url)
     wait(driver, "the rows", lambda: "greeting" in rows(driver))
     notice = driver.find_element(By.CSS_SELECTOR, "[data-role=read-only]")
@@ -31,9 +29,3 @@ try:
         missing[0].click()
     if driver.find_elements(By.CSS_SELECTOR, "[data-role=editor]"):
         failures.append("a cell of a bundle managed by pull opened an editor")
-finally:
-    driver.quit()
-
-for failure in failures:
-    print("FAIL:", failure)
-sys.exit(1 if failures else 0)

@@ -3,12 +3,6 @@ import HotStringsTestSupport
 import Synchronization
 import Testing
 
-/// Tests that run the real daemon are skipped, with this message, when the binary was not built.
-let needsDaemon = Testing.ConditionTrait.enabled(
-    if: hotstringsExecutable != nil,
-    "the hotstrings binary is not next to the test runner: run `swift build --build-tests` first"
-)
-
 /// Counts what a client reports and lets a test wait, with a deadline, for a condition on it.
 final class ClientProbe: Sendable {
     private let state = Mutex<[LocalizationChangeRecord]>([])

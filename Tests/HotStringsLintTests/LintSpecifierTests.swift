@@ -1,37 +1,36 @@
 import Foundation
 import HotStringsTestSupport
+import HotStringsTestTraits
 import StringsFormat
 import Testing
-@testable import HotStringsCLI
 @testable import HotStringsLint
 
-/// `lint` judges every value's format specifiers by argument position and class against the development
-/// language's (`FormatSpecifiers`), and reports each problem as `file:line:col: error: …` at the value.
+/// The linter judges every value's format specifiers by argument position and class against the development
+/// language's (`FormatSpecifiers`), and reports each problem at the value.
 struct LintSpecifierTests {
     /// The table every path is tested with (`SpecifierCases`), each translation in a `.strings` value or a plural
     /// form of a `.stringsdict` entry.
     @Test func everyCaseOfTheTableIsReportedAtItsValue() throws {
-        try withFiles(SpecifierCases.files(translated: true)) { root in
-            let result = run(["lint", root])
-            let strings = "\(root)/de.lproj/\(SpecifierCases.table).strings"
-            let stringsdict = "\(root)/de.lproj/\(SpecifierCases.table).stringsdict"
-            var expected: [String] = []
-            for (index, value) in SpecifierCases.plain.enumerated() {
-                expected += value.problems.map { "\(strings):\(index + 1):1: \($0.severity): \($0.message(key: value.key))" }
+        let linted = try LintedFolder(SpecifierCases.files(translated: true))
+        let strings = "de.lproj/\(SpecifierCases.table).strings"
+        let stringsdict = "de.lproj/\(SpecifierCases.table).stringsdict"
+        var expected: [String] = []
+        for (index, value) in SpecifierCases.plain.enumerated() {
+            expected += value.problems.map {
+                "\(strings):\(index + 1):1: \($0.severity): \($0.message(key: value.key))"
             }
-            // Each entry of the generated `.stringsdict` is 16 lines, after 4 lines of header; its key is indented.
-            for (index, form) in SpecifierCases.forms.enumerated() {
-                expected += form.problems.map {
-                    "\(stringsdict):\(5 + 16 * index):2: \($0.severity): \($0.message(key: form.key))"
-                }
-            }
-            let problems = SpecifierCases.all.flatMap(\.problems)
-            let errors = problems.count { $0.severity == "error" }
-            expected.append("4 files, \(2 * SpecifierCases.all.count) keys, \(errors) errors, "
-                + "\(problems.count - errors) warnings")
-            #expect(result.lines == expected)
-            #expect(result.code == 1)
         }
+        // Each entry of the generated `.stringsdict` is 16 lines, after 4 lines of header; its key is indented.
+        for (index, form) in SpecifierCases.forms.enumerated() {
+            expected += form.problems.map {
+                "\(stringsdict):\(5 + 16 * index):2: \($0.severity): \($0.message(key: form.key))"
+            }
+        }
+        #expect(linted.findings == expected)
+        let problems = SpecifierCases.all.flatMap(\.problems)
+        let errors = problems.count { $0.severity == "error" }
+        #expect(linted.summary == LintJSON.Summary(files: 4, keys: 2 * SpecifierCases.all.count, errors: errors,
+                                                   warnings: problems.count - errors))
     }
 
     /// The issue's: the sample's German `messages.received` with a form that swaps the arguments' classes (on Apple
@@ -45,18 +44,15 @@ struct LintSpecifierTests {
                 contentsOfFile: sampleBundlePath + "/en.lproj/Localizable.stringsdict", encoding: .utf8),
             "de.lproj/Localizable.stringsdict": german,
         ]
-        try withFiles(files) { root in
-            let result = run(["lint", root])
-            let de = "\(root)/de.lproj/Localizable.stringsdict"
-            #expect(result.lines == [
-                "\(de):23:2: error: 'messages.received', form 'one' of 'messages': '%1$d' takes argument 1 as an "
-                    + "integer, where en's '%1$@' takes an object",
-                "\(de):23:2: error: 'messages.received', form 'one' of 'messages': '%2$@' takes argument 2 as an "
-                    + "object, where en's '%2$#@messages@' takes an integer",
-                "2 files, 4 keys, 2 errors, 0 warnings",
-            ])
-            #expect(result.code == 1)
-        }
+        let linted = try LintedFolder(files)
+        let de = "de.lproj/Localizable.stringsdict"
+        #expect(linted.findings == [
+            "\(de):23:2: error: 'messages.received', form 'one' of 'messages': '%1$d' takes argument 1 as an "
+                + "integer, where en's '%1$@' takes an object",
+            "\(de):23:2: error: 'messages.received', form 'one' of 'messages': '%2$@' takes argument 2 as an "
+                + "object, where en's '%2$#@messages@' takes an integer",
+        ])
+        #expect(linted.summary == LintJSON.Summary(files: 2, keys: 4, errors: 2, warnings: 0))
     }
 
     /// String Catalog values are judged too: each language's localization as it compiles (plural variations and
@@ -71,38 +67,29 @@ struct LintSpecifierTests {
             ("fine", ["en": CatalogText.text("%1$@ has %2$lld points"),
                       "de": CatalogText.text("%2$lld Punkte hat %1$@")]),
         ])
-        try withFiles(["Localizable.xcstrings": catalog]) { root in
-            let result = run(["lint", root])
-            let path = "\(root)/Localizable.xcstrings"
-            #expect(result.lines == [
-                "\(path):4:5: error: 'obvious', language 'de': '%d' takes argument 1 as an integer, where en's '%@' "
-                    + "takes an object",
-                "\(path):10:5: error: 'points', language 'de': '%2$@' takes argument 2 as an object, where en's "
-                    + "'%2$lld' takes an integer",
-                "\(path):10:5: error: 'points', language 'de': '%1$lld' takes argument 1 as an integer, where en's "
-                    + "'%1$@' takes an object",
-                "\(path):16:5: error: 'files', language 'de', form 'one' of 'plural': '%@' takes argument 1 as an "
-                    + "object, where en's '%#@plural@' takes an integer",
-                "1 file, 4 keys, 4 errors, 0 warnings",
-            ])
-            #expect(result.code == 1)
-        }
+        let linted = try LintedFolder(["Localizable.xcstrings": catalog])
+        let path = "Localizable.xcstrings"
+        #expect(linted.findings == [
+            "\(path):4:5: error: 'obvious', language 'de': '%d' takes argument 1 as an integer, where en's '%@' "
+                + "takes an object",
+            "\(path):10:5: error: 'points', language 'de': '%2$@' takes argument 2 as an object, where en's "
+                + "'%2$lld' takes an integer",
+            "\(path):10:5: error: 'points', language 'de': '%1$lld' takes argument 1 as an integer, where en's "
+                + "'%1$@' takes an object",
+            "\(path):16:5: error: 'files', language 'de', form 'one' of 'plural': '%@' takes argument 1 as an "
+                + "object, where en's '%#@plural@' takes an integer",
+        ])
+        #expect(linted.summary == LintJSON.Summary(files: 1, keys: 4, errors: 4, warnings: 0))
     }
 
     /// Every value, form and variation of every language of the shared corpus (real apps' `.strings`,
     /// `.stringsdict` and String Catalogs) against English: the mismatches real apps ship, pinned. Each was read
     /// by eye: none is a legitimate translation.
-    @Test(.enabled(if: corpusRoot != nil, "the shared corpus (../shared/corpus) is absent"))
+    @Test(.needsCorpus)
     func theCorpusMismatchesArePinned() throws {
         let root = try #require(corpusRoot)
-        let report = Linter(developmentLanguage: "en").lint(paths: [root])
-        let found = report.files.flatMap { file in
-            file.diagnostics.filter { $0.kind == .formatSpecifiers }.map { diagnostic in
-                let path = String(file.path.dropFirst(root.count + 1))
-                let place = diagnostic.location.map { ":\($0.line):\($0.column)" } ?? ""
-                return "\(path)\(place): \(diagnostic.severity.rawValue): \(diagnostic.message)"
-            }
-        }
+        let found = Linter(developmentLanguage: "en").lint(paths: [root])
+            .findings(under: root, kind: .formatSpecifiers)
         let iceCubes = "IceCubesApp/IceCubesApp/Resources/Localization/Localizable.xcstrings"
         let elementX = "element-x-ios/ElementX/Resources/Localizations"
         let percent = "is no format specifier: it takes no argument, and the value cannot be formatted (write %% for a "

@@ -7,7 +7,7 @@ import LinuxSystem
 /// Systemd's variables (`NOTIFY_SOCKET`, `LISTEN_FDS`, `LISTEN_PID`) are removed from its environment, so a test
 /// run under systemd does not hand the daemon the runner's sockets. Stopped (SIGTERM, then SIGKILL) on deinit if
 /// it still runs.
-package final class Daemon: Sendable {
+package final class DaemonProcess: Sendable {
     /// The child process.
     package let child: HotstringsProcess
     /// The socket the daemon was told to listen on.
@@ -47,8 +47,8 @@ package final class Daemon: Sendable {
     /// Starts a daemon on the sandbox and waits until it has served its first scan.
     /// - Throws: `TimedOut` with the daemon's log when it exits or does not serve within 30 seconds.
     package static func serving(_ sandbox: Sandbox, arguments: [String] = [], socket: String? = nil,
-                                userID: UInt32? = nil) throws -> Daemon {
-        let daemon = try Daemon(sandbox, arguments: arguments, socket: socket, userID: userID)
+                                userID: UInt32? = nil) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(sandbox, arguments: arguments, socket: socket, userID: userID)
         try daemon.waitUntilServing()
         return daemon
     }
@@ -57,7 +57,7 @@ package final class Daemon: Sendable {
     /// wait is on a thread of its own, not on the cooperative pool.
     /// - Throws: like the blocking form.
     package static func serving(_ sandbox: Sandbox, arguments: [String] = [], socket: String? = nil,
-                                userID: UInt32? = nil) async throws -> Daemon {
+                                userID: UInt32? = nil) async throws -> DaemonProcess {
         let sandbox = UncheckedSandbox(sandbox)
         return try await offThePool {
             try serving(sandbox.value, arguments: arguments, socket: socket, userID: userID)
@@ -71,7 +71,7 @@ package final class Daemon: Sendable {
     /// snapshot, followed by a reload that creates every table: a client would rightly report every key twice.
     /// This keeps the window out of a test about the client.
     /// - Throws: like `serving(_:)`, or what the rename throws.
-    package static func servingWhenReady(_ sandbox: Sandbox, arguments: [String] = []) throws -> Daemon {
+    package static func servingWhenReady(_ sandbox: Sandbox, arguments: [String] = []) throws -> DaemonProcess {
         let staging = sandbox.root + "/staging-\(UUID().uuidString.prefix(8)).sock"
         let daemon = try serving(sandbox, arguments: arguments, socket: staging)
         try FileSystem.rename(staging, to: sandbox.socket)
@@ -79,7 +79,7 @@ package final class Daemon: Sendable {
     }
 
     /// Like the blocking `servingWhenReady(_:arguments:)`, from an asynchronous test (the wait is off the pool).
-    package static func servingWhenReady(_ sandbox: Sandbox, arguments: [String] = []) async throws -> Daemon {
+    package static func servingWhenReady(_ sandbox: Sandbox, arguments: [String] = []) async throws -> DaemonProcess {
         let sandbox = UncheckedSandbox(sandbox)
         return try await offThePool { try servingWhenReady(sandbox.value, arguments: arguments) }
     }
