@@ -1,5 +1,4 @@
 import HotStringsProtocol
-import StringsFormat
 
 /// How a `LiveStrings` reaches a source of tables: the daemon's socket, or a store in the same process.
 ///

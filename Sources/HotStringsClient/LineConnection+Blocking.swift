@@ -1,6 +1,5 @@
 import HotStringsProtocol
 import LinuxSystem
-import StringsFormat
 
 /// One line read in the blocking style, or why there is none.
 package enum IncomingLine: Sendable, Equatable {

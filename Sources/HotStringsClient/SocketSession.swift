@@ -61,7 +61,9 @@ final class SocketSession {
         }
         guard !isClosed else { return }
         isClosed = true
-        for case .reply(let reply) in pending.values.map(\.purpose) { reply.resume(returning: .failure(.connectionLost)) }
+        for case .reply(let reply) in pending.values.map(\.purpose) {
+            reply.resume(returning: .failure(.connectionLost))
+        }
         pending = [:]
         connection.close()
     }

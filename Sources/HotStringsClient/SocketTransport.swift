@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import HotStringsProtocol
 import LinuxSystem
-import StringsFormat
 import Synchronization
 
 /// The transport to a `hotstrings serve` daemon over its Unix socket.

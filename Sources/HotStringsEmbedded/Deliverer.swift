@@ -2,7 +2,6 @@ import Dispatch
 import HotStringsClient
 import HotStringsProtocol
 import LinuxSystem
-import StringsFormat
 import Synchronization
 
 /// Something the embedded transport hands to its client, in stream order.

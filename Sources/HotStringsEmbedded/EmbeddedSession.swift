@@ -1,7 +1,6 @@
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsService
-import StringsFormat
 import Synchronization
 
 /// Events in process: the transport events the client's engine reads, without encoding them.

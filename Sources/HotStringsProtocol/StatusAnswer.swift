@@ -138,7 +138,8 @@ package struct StatusAnswer: AnswerBody {
                   position: StreamPosition(epoch: try reader.count("epoch"), seq: try reader.count("seq")))
         release = try reader.optionalString("release")
         if let info = try reader.optionalObject("releaseInfo") {
-            releaseInfo = Release(sequence: try info.optionalInt64("sequence"), signer: try info.optionalString("signer"),
+            let sequence = try info.optionalInt64("sequence")
+            releaseInfo = Release(sequence: sequence, signer: try info.optionalString("signer"),
                                   expires: try info.optionalString("expires"))
         }
         readOnly = try reader.optionalString("readOnly")
@@ -146,7 +147,8 @@ package struct StatusAnswer: AnswerBody {
             self.pull = Pull(
                 url: try pull.string("url"), interval: try pull.double("interval"),
                 isPulling: try pull.string("state") == "pulling", lastPull: try pull.optionalString("lastPull"),
-                result: try pull.optionalString("result"), error: try pull.optionalObject("error").map { error throws(MalformedMessage) in
+                result: try pull.optionalString("result"),
+                error: try pull.optionalObject("error").map { error throws(MalformedMessage) in
                     try FileProblem(error)
                 },
                 failures: try pull.int("failures"), lastSuccess: try pull.optionalString("lastSuccess"),

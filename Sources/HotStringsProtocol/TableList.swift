@@ -50,7 +50,9 @@ package struct TableList: Sendable, Equatable {
     package var body: [UInt8] {
         JSONValue.object([
             ("ok", .bool(true)),
-            ("tables", .array(tables.map { .object([("table", .string($0.table)), ("languages", .strings($0.languages))]) })),
+            ("tables", .array(tables.map { table in
+                .object([("table", .string(table.table)), ("languages", .strings(table.languages))])
+            })),
             ("developmentLanguage", .string(developmentLanguage)),
             ("pseudoLanguages", .strings(pseudoLanguages)),
         ]).serialized()

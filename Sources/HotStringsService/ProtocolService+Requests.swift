@@ -79,9 +79,9 @@ extension ProtocolService {
     private func perform(_ request: Request, for client: ClientID) async throws(ProtocolError) -> Answering {
         switch request {
         case .hello:
-            return .now(.hello(HelloAnswer(
-                server: HotStringsVersion.serverName, position: StreamPosition(epoch: store.epoch, seq: await store.seq),
-                root: environment.root, developmentLanguage: store.developmentLanguage)))
+            let position = StreamPosition(epoch: store.epoch, seq: await store.seq)
+            return .now(.hello(HelloAnswer(server: HotStringsVersion.serverName, position: position,
+                                           root: environment.root, developmentLanguage: store.developmentLanguage)))
         case .languages:
             return .now(.languages(LanguagesAnswer(
                 await store.languages(), pseudoLanguages: store.pseudoLanguages,

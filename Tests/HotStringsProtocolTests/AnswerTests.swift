@@ -28,9 +28,10 @@ struct AnswerTests {
         status.release = "20261203T140411Z-bcb152c3e54a"
         status.releaseInfo = .init(sequence: 42, signer: nil, expires: "2026-12-31T00:00:00Z")
         status.readOnly = "the bundle is managed by pull"
-        status.pull = .init(url: "https://o/m.json", interval: 30.5, isPulling: false, lastPull: "2026-12-03T14:06:02.114Z",
-                            result: "failed", error: FileProblem(file: "https://o/m.json", message: "HTTP status 503"),
-                            failures: 2, lastSuccess: nil, nextPull: "2026-12-03T14:07:51.760Z")
+        status.pull = .init(url: "https://o/m.json", interval: 30.5, isPulling: false,
+                            lastPull: "2026-12-03T14:06:02.114Z", result: "failed",
+                            error: FileProblem(file: "https://o/m.json", message: "HTTP status 503"), failures: 2,
+                            lastSuccess: nil, nextPull: "2026-12-03T14:07:51.760Z")
         status.missing = .init(missing: 1, fallback: 2, dropped: 3, droppedByClients: 4)
         status.webURL = "http://127.0.0.1:8080/?token=t"
         return status
@@ -70,7 +71,8 @@ struct AnswerTests {
         (.subscribe(Subscription()), .subscribed(StreamPosition(epoch: 63, seq: 2)),
          #"{"id":1,"ok":true,"epoch":63,"seq":2}"#),
         (.unsubscribe, .unsubscribed, #"{"id":1,"ok":true}"#),
-        (.selectLanguage("de"), .selection(SelectLanguageAnswer(selected: "de")), #"{"id":1,"ok":true,"selected":"de"}"#),
+        (.selectLanguage("de"), .selection(SelectLanguageAnswer(selected: "de")),
+         #"{"id":1,"ok":true,"selected":"de"}"#),
         (.selectLanguage(nil), .selection(SelectLanguageAnswer(selected: nil)), #"{"id":1,"ok":true,"selected":null}"#),
         (.status, .status(status),
          #"{"id":1,"ok":true,"root":"/srv/App","rootPresent":true,"watchedDirectories":4,"files":3,"tables":3,"#
@@ -96,7 +98,8 @@ struct AnswerTests {
         (.missing(language: nil, table: nil),
          .missing(MissingAnswer(entries: missingEntries, dropped: 0, droppedByClients: 2)),
          #"{"id":1,"ok":true,"entries":[{"kind":"fallback","table":"Localizable","key":"count","language":"fr","#
-            + #""servedBy":"en","count":7,"firstSeen":"2025-12-03T22:13:21.000Z","lastSeen":"2025-12-03T22:13:22.000Z"},"#
+            + #""servedBy":"en","count":7,"firstSeen":"2025-12-03T22:13:21.000Z","#
+            + #""lastSeen":"2025-12-03T22:13:22.000Z"},"#
             + #"{"kind":"missing","table":"Localizable","key":"title \"1\"","language":"de-CH","count":3,"#
             + #""firstSeen":"2025-12-03T22:13:20.000Z","lastSeen":"2025-12-03T22:14:25.123Z"}],"dropped":0,"#
             + #""droppedByClients":2}"#),

@@ -10,7 +10,8 @@ private func text(_ bytes: [UInt8]) -> String {
 struct EncoderTests {
     @Test("success lines put id and ok first, then the answer's members in order")
     func success() {
-        let line = ResponseEncoder.success(id: .number(1), .value(GetAnswer(value: "Hallo", language: "de", isFound: true)))
+        let line = ResponseEncoder.success(id: .number(1),
+                                           .value(GetAnswer(value: "Hallo", language: "de", isFound: true)))
         #expect(text(line) == #"{"id":1,"ok":true,"value":"Hallo","language":"de","found":true}"# + "\n")
         #expect(text(ResponseEncoder.success(id: .string("a\"b"), .unsubscribed)) == #"{"id":"a\"b","ok":true}"# + "\n")
         #expect(text(ResponseEncoder.success(id: nil, .selection(SelectLanguageAnswer(selected: nil))))

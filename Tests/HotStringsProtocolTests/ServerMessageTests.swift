@@ -44,10 +44,13 @@ struct ServerMessageTests {
     func responses() throws {
         let cases: [([UInt8], ServerMessage)] = [
             (ResponseEncoder.success(id: .number(1), .value(GetAnswer(value: "Hallo", language: "de", isFound: true))),
-             .response(id: .number(1), .success(AnswerFields([("value", "Hallo"), ("language", "de"), ("found", true)])))),
-            (ResponseEncoder.success(id: .string("x"), .unsubscribed), .response(id: .string("x"), .success(AnswerFields([])))),
-            (ResponseEncoder.success(id: .number(2), .table(TableAnswer(entries: [("z", "1"), ("a", "2")], language: "de",
-                                                                       seq: 3))),
+             .response(id: .number(1), .success(AnswerFields([
+                 ("value", "Hallo"), ("language", "de"), ("found", true),
+             ])))),
+            (ResponseEncoder.success(id: .string("x"), .unsubscribed),
+             .response(id: .string("x"), .success(AnswerFields([])))),
+            (ResponseEncoder.success(id: .number(2), .table(TableAnswer(entries: [("z", "1"), ("a", "2")],
+                                                                       language: "de", seq: 3))),
              .response(id: .number(2), .success(AnswerFields([
                  ("entries", ["z": "1", "a": "2"]), ("language", "de"), ("seq", 3),
              ])))),

@@ -1,5 +1,6 @@
 /// The lines `AnswerBytesTests` pins: recorded from the untyped answers at a165d26, before answers were typed (issue
-/// 38), and never to change; see `AnswerBytesTests` for what they are.
+/// 38), and never to change; see `AnswerBytesTests` for what they are. Each is one line as sent, so longer than the
+/// 120 columns code keeps to.
 enum AnswerBytes {
     /// `AnswerBytesTests.inputs`, in order, over a bundle of plain files.
     static let golden: [String] = [

@@ -192,7 +192,8 @@ import Testing
     }
 
     /// Compares line by line, so a difference names the line.
-    static func compare(_ lines: [String], _ golden: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func compare(_ lines: [String], _ golden: [String],
+                        sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         #expect(lines.count == golden.count, sourceLocation: sourceLocation)
         for (index, (line, pinned)) in zip(lines, golden).enumerated() where line != pinned {
             Issue.record("line \(index + 1) differs:\n  now:    \(line)\n  pinned: \(pinned)",
