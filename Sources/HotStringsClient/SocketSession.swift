@@ -82,7 +82,13 @@ final class SocketSession {
             guard let event = try? ServerEvent(name: name, body: body) else { return }
             handler(.event(epoch: epoch, seq: seq, event))
         case .response(.number(let id)?, let result):
-            guard let request = pending[id], let outcome = request.outcome(reading: result) else { return }
+            guard let request = pending[id] else { return }
+            guard let outcome = request.outcome(reading: result) else {
+                // Unreadable, as a line that is no JSON: a caller's request waits for its deadline, the transport's
+                // own are done with.
+                if case .reply = request.purpose {} else { pending[id] = nil }
+                return
+            }
             pending[id] = nil
             switch outcome {
             case .none: break

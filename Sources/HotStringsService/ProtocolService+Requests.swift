@@ -100,12 +100,12 @@ extension ProtocolService {
             return try await select(language)
         case .status:
             return await status()
-        case .set(let write):
-            return .offCore(try edit(write))
+        case .set(let asked):
+            return .offCore(try edit(asked))
         case .remove(let key, let language, let table):
             return .offCore(try edit(Edit(key: key, language: language, table: table, change: .removal)))
-        case .check(let write):
-            return .offCore(try check(write))
+        case .check(let asked):
+            return .offCore(try check(asked))
         case .reportMissing(let report):
             missingKeys.merge(report)
             return .now(.missingReported)
