@@ -10,13 +10,16 @@ let package = Package(
     products: [
         .library(name: "StringsFormat", targets: ["StringsFormat"]),
         .library(name: "HotStringsClient", targets: ["HotStringsClient"]),
-        .library(name: "HotStringsEmbedded", targets: ["HotStringsEmbedded"]),
+        // With the log sink an embedding app gives (`EmbeddedOptions.log`).
+        .library(name: "HotStringsEmbedded", targets: ["HotStringsEmbedded", "HotStringsLog"]),
         .executable(name: "hotstrings", targets: ["hotstrings"]),
     ],
     targets: [
         .target(name: "StringsFormat", swiftSettings: strict),
         .target(name: "CLinuxShims"),
         .target(name: "LinuxSystem", dependencies: ["CLinuxShims"], swiftSettings: strict),
+        // The log sink the libraries write through, given by the app (the command line's writes standard error).
+        .target(name: "HotStringsLog", dependencies: ["LinuxSystem", "StringsFormat"], swiftSettings: strict),
         // The wire protocol; a reload's change kind is the store's own word (`BundleChanges.ChangeKind`).
         .target(name: "HotStringsProtocol", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
         .target(
@@ -28,7 +31,7 @@ let package = Package(
             name: "HotStringsService",
             dependencies: [
                 "HotStringsProtocol", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat", "LinuxSystem",
-                "HotStringsRelease", "HotStringsLint",
+                "HotStringsRelease", "HotStringsLint", "HotStringsLog",
             ],
             swiftSettings: strict
         ),
@@ -36,14 +39,14 @@ let package = Package(
         // daemon and for embedded mode's page.
         .target(
             name: "HotStringsFront",
-            dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsFormat", "HotStringsService"],
+            dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsFormat", "HotStringsService", "HotStringsLog"],
             swiftSettings: strict
         ),
         .target(
             name: "HotStringsServer",
             dependencies: [
                 "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat",
-                "HotStringsService", "HotStringsRelease", "HotStringsFront",
+                "HotStringsService", "HotStringsRelease", "HotStringsFront", "HotStringsLog",
             ],
             swiftSettings: strict
         ),
@@ -57,6 +60,7 @@ let package = Package(
             dependencies: [
                 "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "BundleChanges", "StringsStore",
                 "HotStringsService", "StringsFormat", "LinuxSystem", "HotStringsRelease", "HotStringsFront",
+                "HotStringsLog",
             ],
             swiftSettings: strict
         ),
@@ -74,7 +78,7 @@ let package = Package(
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsProtocol",
                 "HotStringsServer", "HotStringsFront", "HotStringsClient", "HotStringsService", "HotStringsRelease",
-                "HotStringsLint",
+                "HotStringsLint", "HotStringsLog",
             ],
             swiftSettings: strict
         ),
