@@ -111,6 +111,13 @@ let package = Package(
             name: "hotstrings-test-parent", dependencies: ["HotStringsTestSupport"], path: "Tests/TestParent",
             swiftSettings: strict
         ),
+        // An app embedding HotStrings whose standard error a test reads: the libraries log only to the sink it gives
+        // (EmbeddedLogTests).
+        .executableTarget(
+            name: "hotstrings-embedded-log-probe",
+            dependencies: ["HotStringsClient", "HotStringsEmbedded", "HotStringsLog", "HotStringsTestSupport"],
+            path: "Tests/EmbeddedLogProbe", swiftSettings: strict
+        ),
         .testTarget(
             name: "StringsFormatTests",
             dependencies: ["StringsFormat", "HotStringsTestSupport"],
@@ -118,6 +125,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"], swiftSettings: strict),
+        .testTarget(name: "HotStringsLogTests", dependencies: ["HotStringsLog", "StringsFormat"], swiftSettings: strict),
         .testTarget(
             name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol", "StringsFormat"],
             swiftSettings: strict
