@@ -53,7 +53,9 @@ let package = Package(
         // The words the watcher and the store share: a table's identity, an update, a batch, a resync's reason.
         .target(name: "BundleChanges", dependencies: ["StringsFormat"], swiftSettings: strict),
         // The checks `lint` makes, used by the CLI (which prints them) and the service (the page's `lint`).
-        .target(name: "HotStringsLint", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
+        .target(
+            name: "HotStringsLint", dependencies: ["BundleChanges", "StringsFormat", "LinuxSystem"], swiftSettings: strict
+        ),
         .target(name: "StringsStore", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsEmbedded",
