@@ -182,7 +182,7 @@ extension WatchLoop {
             } ?? []
         }
         var files = known.files(settlingBy: key)
-        for folder in foldersOfLanguage[id.language] ?? [] {
+        for folder in folders.folders(of: id.language) {
             files.formUnion(BundleLayout.files(ofTable: id.table, in: folder, language: id.language))
         }
         return files.sorted()

@@ -6,9 +6,9 @@ import StringsFormat
 
 extension Daemon {
     /// Logs a pull's report to `log`: installs at info level (a release expiring within a day as a warning), the
-    /// first of a run of failures as a warning, what repeats at debug level. A failure's line names the failure before the
-    /// next pull's time, in one line: the `error` event the host sends for it is not logged again (see `log(_:)`
-    /// of `StoreEvent`), so no line announcing a retry comes before the failure it follows.
+    /// first of a run of failures as a warning, what repeats at debug level. A failure's line names the failure
+    /// before the next pull's time, in one line: the `error` event the host sends for it is not logged again (see
+    /// `log(_:to:)` of `StoreEvent`), so no line announcing a retry comes before the failure it follows.
     static func log(_ report: PullReport, to log: LogSink) {
         let next = report.status.nextPull.map { String(format: "%.1f s", $0.timeIntervalSinceNow) } ?? "?"
         switch report.result {
