@@ -48,7 +48,7 @@ extension WatchLoop {
         guard !isResolvedForRead else { return }
         isResolvedForRead = true
         let entries = (try? FileSystem.listDirectory(atPath: root)) ?? []
-        noteLanguageFolders(among: entries)
+        languageFolderNames.rebuild(from: entries)
         let broken = brokenLinks(among: entries)
         for (link, target) in broken.reported.sorted(by: { $0.key < $1.key }) where brokenLinks[link] != target {
             reportBrokenLink(link, target)

@@ -34,7 +34,7 @@ extension WatchLoop {
         var unlistedFolders: Set<String> = []
         var searched: Set<String> = []
         let entries = (try? FileSystem.listDirectory(atPath: root)) ?? []
-        noteLanguageFolders(among: entries)
+        languageFolderNames.rebuild(from: entries)
         var present: Set<String> = []
         for entry in entries {
             guard entry.isNameValidUTF8 else {

@@ -39,12 +39,9 @@ final class WatchLoop {
     var failedReads: [TableFile: Int] = [:]
     /// Language folders whose path leads outside the bundle, not served (reported when first seen).
     var outsideFolders: Set<String> = []
-    /// The root's language folders by language, as its last listing and its events since tell (see `+Clashes`).
-    var languageFolderNames: [LanguageTag: Set<String>] = [:]
-    /// Language folders not served because another folder of the root is the same language.
-    var clashLosers: Set<String> = []
-    /// The clash of each language last reported, so that it is reported once.
-    var reportedClashes: [LanguageTag: BundleNames.Clash] = [:]
+    /// The root's language folders by language, and those not served because another folder of the root is the
+    /// same language (see `+Clashes`).
+    var languageFolderNames = LanguageFolderNames()
     /// `.lproj` folders whose name is no language tag, not served (reported when first seen).
     var nonLanguageFolders: Set<String> = []
     /// Files last read while a writer had them open, with when that wait began (see `heldQuietTime`).
@@ -197,7 +194,7 @@ final class WatchLoop {
             noteRootEntryChange(event, at: now)
             return
         }
-        let isInClash = noteLanguageFolderEntry(event)
+        let isInClash = languageFolderNames.note(event)
         defer {
             // Another folder is, or was, the same language: the rule may pick another one to serve now.
             if isInClash { reresolveFolders(at: now) }
