@@ -10,13 +10,16 @@ let package = Package(
     products: [
         .library(name: "StringsFormat", targets: ["StringsFormat"]),
         .library(name: "HotStringsClient", targets: ["HotStringsClient"]),
-        .library(name: "HotStringsEmbedded", targets: ["HotStringsEmbedded"]),
+        // With the log sink an embedding app gives (`EmbeddedOptions.log`).
+        .library(name: "HotStringsEmbedded", targets: ["HotStringsEmbedded", "HotStringsLog"]),
         .executable(name: "hotstrings", targets: ["hotstrings"]),
     ],
     targets: [
         .target(name: "StringsFormat", swiftSettings: strict),
         .target(name: "CLinuxShims"),
         .target(name: "LinuxSystem", dependencies: ["CLinuxShims"], swiftSettings: strict),
+        // The log sink the libraries write through, given by the app (the command line's writes standard error).
+        .target(name: "HotStringsLog", dependencies: ["LinuxSystem", "StringsFormat"], swiftSettings: strict),
         // The wire protocol; a reload's change kind is the store's own word (`BundleChanges.ChangeKind`).
         .target(name: "HotStringsProtocol", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
         .target(
@@ -28,7 +31,7 @@ let package = Package(
             name: "HotStringsService",
             dependencies: [
                 "HotStringsProtocol", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat", "LinuxSystem",
-                "HotStringsRelease", "HotStringsLint",
+                "HotStringsRelease", "HotStringsLint", "HotStringsLog",
             ],
             swiftSettings: strict
         ),
@@ -36,27 +39,30 @@ let package = Package(
         // daemon and for embedded mode's page.
         .target(
             name: "HotStringsFront",
-            dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsFormat", "HotStringsService"],
+            dependencies: ["HotStringsProtocol", "LinuxSystem", "StringsFormat", "HotStringsService", "HotStringsLog"],
             swiftSettings: strict
         ),
         .target(
             name: "HotStringsServer",
             dependencies: [
                 "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleWatcher", "BundleChanges", "StringsFormat",
-                "HotStringsService", "HotStringsRelease", "HotStringsFront",
+                "HotStringsService", "HotStringsRelease", "HotStringsFront", "HotStringsLog",
             ],
             swiftSettings: strict
         ),
         // The words the watcher and the store share: a table's identity, an update, a batch, a resync's reason.
         .target(name: "BundleChanges", dependencies: ["StringsFormat"], swiftSettings: strict),
         // The checks `lint` makes, used by the CLI (which prints them) and the service (the page's `lint`).
-        .target(name: "HotStringsLint", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
+        .target(
+            name: "HotStringsLint", dependencies: ["BundleChanges", "StringsFormat", "LinuxSystem"], swiftSettings: strict
+        ),
         .target(name: "StringsStore", dependencies: ["BundleChanges", "StringsFormat"], swiftSettings: strict),
         .target(
             name: "HotStringsEmbedded",
             dependencies: [
                 "HotStringsClient", "HotStringsProtocol", "BundleWatcher", "BundleChanges", "StringsStore",
                 "HotStringsService", "StringsFormat", "LinuxSystem", "HotStringsRelease", "HotStringsFront",
+                "HotStringsLog",
             ],
             swiftSettings: strict
         ),
@@ -74,7 +80,7 @@ let package = Package(
             dependencies: [
                 "StringsFormat", "StringsStore", "BundleWatcher", "BundleChanges", "LinuxSystem", "HotStringsProtocol",
                 "HotStringsServer", "HotStringsFront", "HotStringsClient", "HotStringsService", "HotStringsRelease",
-                "HotStringsLint",
+                "HotStringsLint", "HotStringsLog",
             ],
             swiftSettings: strict
         ),
@@ -114,6 +120,13 @@ let package = Package(
             name: "hotstrings-test-parent", dependencies: ["HotStringsTestSupport"], path: "Tests/TestParent",
             swiftSettings: strict
         ),
+        // An app embedding HotStrings whose standard error a test reads: the libraries log only to the sink it gives
+        // (EmbeddedLogTests).
+        .executableTarget(
+            name: "hotstrings-embedded-log-probe",
+            dependencies: ["HotStringsClient", "HotStringsEmbedded", "HotStringsLog", "HotStringsTestSupport"],
+            path: "Tests/EmbeddedLogProbe", swiftSettings: strict
+        ),
         .testTarget(
             name: "StringsFormatTests",
             dependencies: ["StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits"],
@@ -123,6 +136,7 @@ let package = Package(
         .testTarget(
             name: "LinuxSystemTests", dependencies: ["LinuxSystem", "HotStringsTestSupport"], swiftSettings: strict
         ),
+        .testTarget(name: "HotStringsLogTests", dependencies: ["HotStringsLog", "StringsFormat"], swiftSettings: strict),
         .testTarget(
             name: "HotStringsProtocolTests", dependencies: ["HotStringsProtocol", "StringsFormat"],
             swiftSettings: strict

@@ -48,7 +48,7 @@ extension WatchLoop {
         guard !isResolvedForRead else { return }
         isResolvedForRead = true
         let entries = (try? FileSystem.listDirectory(atPath: root)) ?? []
-        noteLanguageFolders(among: entries)
+        languageFolderNames.rebuild(from: entries)
         let broken = brokenLinks(among: entries)
         for (link, target) in broken.reported.sorted(by: { $0.key < $1.key }) where brokenLinks[link] != target {
             reportBrokenLink(link, target)
@@ -72,7 +72,7 @@ extension WatchLoop {
         // A watched folder whose entry is gone altogether: the install unlinks a dropped language right after the
         // swap, and by the time the swap's events are handled the link may be gone already.
         let listed = Set(entries.map(\.name))
-        for folder in folderWatches.keys.sorted() where !listed.contains(folder) {
+        for folder in folders.languageFolders.keys.sorted() where !listed.contains(folder) {
             removeFolder(folder, noting: .finished, at: now)
         }
     }
@@ -85,7 +85,7 @@ extension WatchLoop {
         // Resolved already with every folder while this read's events were handled.
         guard !isResolvedForRead else { return }
         let resolved = resolveFolder(name)
-        guard resolved != nil || folderWatches[name] == nil else {
+        guard resolved != nil || folders.languageFolders[name] == nil else {
             reresolveFolders(at: now)
             return
         }
@@ -101,17 +101,18 @@ extension WatchLoop {
     /// the one watched, or drops it when it leads nowhere and `isBroken` is false.
     private func relink(_ name: String, resolved: ResolvedFolder?, isBroken: Bool, at now: ContinuousClock.Instant) {
         if let resolved, let language = servedLanguage(ofFolder: name, resolved: resolved) {
-            guard folderWatches[name] == nil || folderTargets[name] != resolved.identity else { return }
-            if let watch = folderWatches[name] {
+            let watched = folders.languageFolders[name]
+            guard watched == nil || watched?.target != resolved.identity else { return }
+            if let watch = watched?.watch {
                 inotify.removeWatch(watch)
-                forget(watch: watch)
+                folders.forget(watch: watch)
             }
             if let problem = watchFolder(name, language: language, target: resolved.identity) {
                 pendingProblems.append(problem)
                 return
             }
             rescanFolder(name, language: language, noting: .finished, at: now)
-        } else if folderWatches[name] != nil, !isBroken {
+        } else if folders.languageFolders[name] != nil, !isBroken {
             // The swap made it lead nowhere: its tables are gone for sure, not an editor's delete-and-recreate
             // to wait out, so their removal is read in the swap's batch (one reload for the whole release).
             removeFolder(name, noting: .finished, at: now)

@@ -15,14 +15,8 @@ extension WatchLoop {
     func rootLost() {
         guard rootIsPresent else { return }
         rootIsPresent = false
-        for watch in watches.keys { inotify.removeWatch(watch) }
-        watches = [:]
-        folderWatches = [:]
-        folderTargets = [:]
-        folderLanguages = [:]
-        foldersOfLanguage = [:]
-        subfolderWatches = [:]
-        removalsNoted = []
+        for watch in folders.watches { inotify.removeWatch(watch) }
+        folders = FolderIndex()
         relinkDue = nil
         settler.reset()
         pendingRescan = .rootRemoved
@@ -34,7 +28,7 @@ extension WatchLoop {
     func watchParent(lookingForTheRoot: Bool) {
         do {
             let watch = try inotify.addWatch(parentPath, mask: [.create, .movedTo, .onlyDirectory])
-            watches[watch] = .parent
+            folders.watchParent(watch)
         } catch {
             pendingProblems.append(watchProblem(error, path: parentPath))
         }
@@ -42,12 +36,7 @@ extension WatchLoop {
     }
 
     func restoreRoot() {
-        for (watch, watched) in watches {
-            if case .parent = watched {
-                inotify.removeWatch(watch)
-                watches[watch] = nil
-            }
-        }
+        for watch in folders.forgetParentWatches() { inotify.removeWatch(watch) }
         pendingRescan = .rootRestored
     }
 }

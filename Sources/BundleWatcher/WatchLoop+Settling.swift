@@ -151,8 +151,8 @@ extension WatchLoop {
     /// Reads `files`, a folder that loses a clash for its language as absent (its files are gone, whatever they
     /// hold).
     private func read(_ files: [TableFile]) -> [(TableFile, TableRead)] {
-        let unserved = files.filter { clashLosers.contains($0.folder) }
-        let readable = files.filter { !clashLosers.contains($0.folder) }
+        let unserved = files.filter { languageFolderNames.unserved.contains($0.folder) }
+        let readable = files.filter { !languageFolderNames.unserved.contains($0.folder) }
         let contents = reader.read(readable) + unserved.map { _ in TableRead.absent }
         return Array(zip(readable + unserved, contents))
     }
@@ -182,7 +182,7 @@ extension WatchLoop {
             } ?? []
         }
         var files = known.files(settlingBy: key)
-        for folder in foldersOfLanguage[id.language] ?? [] {
+        for folder in folders.folders(of: id.language) {
             files.formUnion(BundleLayout.files(ofTable: id.table, in: folder, language: id.language))
         }
         return files.sorted()

@@ -32,7 +32,7 @@ extension WatchLoop {
         }
         if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
             // Its parent's event has usually dropped it already; this covers one it has not yet.
-            if subfolderWatches[folder] == event.watch { removeSubfolder(folder, at: now) }
+            if folders.subfolders[folder] == event.watch { removeSubfolder(folder, at: now) }
             return
         }
         if event.name.isEmpty {
@@ -77,19 +77,19 @@ extension WatchLoop {
             settler.note(.removed, to: file.key, at: now)
         }
         // Watched folders below it that the search no longer reached (removed while it was unreadable).
-        for (path, watch) in subfolderWatches where Self.isFolder(path, inside: folder) && !visited.contains(path)
+        for (path, watch) in folders.subfolders where Self.isFolder(path, inside: folder) && !visited.contains(path)
             && !unlisted.contains(where: { Self.isFolder(path, inside: $0) }) {
             inotify.removeWatch(watch)
-            forget(watch: watch)
+            folders.forget(watch: watch)
         }
         noteSearchedFolderCount()
     }
 
     /// Stops watching `folder` and every folder below it, and notes their catalogs as removed.
     func removeSubfolder(_ folder: String, at now: ContinuousClock.Instant) {
-        for (path, watch) in subfolderWatches where Self.isFolder(path, inside: folder) {
+        for (path, watch) in folders.subfolders where Self.isFolder(path, inside: folder) {
             inotify.removeWatch(watch)
-            forget(watch: watch)
+            folders.forget(watch: watch)
         }
         for file in known where file.isCatalog && Self.isFolder(file.folder, inside: folder) {
             settler.note(.removed, to: file.key, at: now)
@@ -107,7 +107,7 @@ extension WatchLoop {
             present.insert(entry.name)
             addSubfolder(entry.name, noting: .finished, at: now)
         }
-        let gone = Set(subfolderWatches.keys.map { String($0.prefix { $0 != "/" }) }).subtracting(present)
+        let gone = Set(folders.subfolders.keys.map { String($0.prefix { $0 != "/" }) }).subtracting(present)
         for folder in gone.sorted() { removeSubfolder(folder, at: now) }
     }
 
@@ -161,7 +161,7 @@ extension WatchLoop {
     /// A folder that cannot be watched is still searched (its catalogs are served, their changes not seen); the
     /// problem says so.
     private func watchSubfolder(_ folder: String) -> Bool {
-        if subfolderWatches[folder] == nil, subfolderWatches.count >= searchLimits.folders {
+        if folders.subfolders[folder] == nil, folders.subfolders.count >= searchLimits.folders {
             if !isSearchLimitReported {
                 isSearchLimitReported = true
                 pendingProblems.append(FileProblem(
@@ -180,29 +180,20 @@ extension WatchLoop {
             pendingProblems.append(watchProblem(error, path: folder))
             return true
         }
-        switch watches[watch] {
-        case .subfolder(let other) where other != folder:
-            // The directory was renamed from `other` without the event being seen (a rescan after an overflow):
-            // it is watched under the path it has now.
-            subfolderWatches[other] = nil
-        case .root, .folder, .parent:
+        switch folders.watchSubfolder(folder, watch: watch) {
+        case .searched(let replaced):
+            // A directory that was at this path before (the old one's watch is forgotten already).
+            if let replaced { inotify.removeWatch(replaced) }
+            return true
+        case .watchedAlready:
             // The root or a language folder mounted again inside the bundle: searched, or served, already.
             return false
-        default:
-            break
         }
-        if let old = subfolderWatches[folder], old != watch {
-            inotify.removeWatch(old)
-            forget(watch: old)
-        }
-        watches[watch] = .subfolder(folder)
-        subfolderWatches[folder] = watch
-        return true
     }
 
     /// Lets the limit on watched folders be reported again once fewer folders are watched.
     func noteSearchedFolderCount() {
-        if subfolderWatches.count < searchLimits.folders { isSearchLimitReported = false }
+        if folders.subfolders.count < searchLimits.folders { isSearchLimitReported = false }
     }
 
     /// Whether `path` (relative to the root) is a folder itself, not a link to one.

@@ -8,12 +8,12 @@ extension WatchLoop {
     func scan(cause: ResyncReason?) -> ChangeBatch {
         var batch = ChangeBatch(isFullScan: true, resync: cause, problems: pendingProblems)
         settler.reset()
-        removalsNoted = []
+        folders.forgetNotedRemovals()
         pendingProblems = []
-        if !watches.values.contains(where: { if case .root = $0 { true } else { false } }) {
+        if !folders.isRootWatched {
             do {
                 let watch = try inotify.addWatch(root, mask: Self.rootMask)
-                watches[watch] = .root
+                folders.watchRoot(watch)
                 rootIsPresent = true
             } catch {
                 // No full scan, which would delete every table: the last good tables stay served.
@@ -33,10 +33,10 @@ extension WatchLoop {
         var files: [TableFile] = []
         var unlistedFolders: Set<String> = []
         var searched: Set<String> = []
-        let folders = (try? FileSystem.listDirectory(atPath: root)) ?? []
-        noteLanguageFolders(among: folders)
+        let entries = (try? FileSystem.listDirectory(atPath: root)) ?? []
+        languageFolderNames.rebuild(from: entries)
         var present: Set<String> = []
-        for entry in folders {
+        for entry in entries {
             guard entry.isNameValidUTF8 else {
                 reportInvalidName(entry.name)
                 continue
@@ -52,12 +52,12 @@ extension WatchLoop {
             let resolved = resolveFolder(entry.name)
             guard let language = servedLanguage(ofFolder: entry.name, resolved: resolved) else { continue }
             present.insert(entry.name)
-            if let watch = folderWatches[entry.name], folderTargets[entry.name] != resolved?.identity {
+            if let watched = folders.languageFolders[entry.name], watched.target != resolved?.identity {
                 // Its path leads to another directory since it was watched (a link swapped meanwhile).
-                inotify.removeWatch(watch)
-                forget(watch: watch)
+                inotify.removeWatch(watched.watch)
+                folders.forget(watch: watched.watch)
             }
-            if folderWatches[entry.name] == nil,
+            if folders.languageFolders[entry.name] == nil,
                let problem = watchFolder(entry.name, language: language, target: resolved?.identity) {
                 batch.problems.append(problem)
             }
@@ -67,13 +67,13 @@ extension WatchLoop {
                 unlistedFolders.insert(entry.name)
             }
         }
-        for (folder, watch) in folderWatches where !present.contains(folder) {
-            inotify.removeWatch(watch)
-            forget(watch: watch)
+        for (folder, watched) in folders.languageFolders where !present.contains(folder) {
+            inotify.removeWatch(watched.watch)
+            folders.forget(watch: watched.watch)
         }
-        for (folder, watch) in subfolderWatches where !searched.contains(folder) {
+        for (folder, watch) in folders.subfolders where !searched.contains(folder) {
             inotify.removeWatch(watch)
-            forget(watch: watch)
+            folders.forget(watch: watch)
         }
         noteSearchedFolderCount()
         let contents = reader.read(files)
@@ -96,7 +96,7 @@ extension WatchLoop {
     func addFolder(_ folder: String, noting found: Settler<SettleKey>.Change, at now: ContinuousClock.Instant) {
         let resolved = resolveFolder(folder)
         guard let language = servedLanguage(ofFolder: folder, resolved: resolved) else { return }
-        if folderWatches[folder] == nil,
+        if folders.languageFolders[folder] == nil,
            let problem = watchFolder(folder, language: language, target: resolved?.identity) {
             pendingProblems.append(problem)
             return
@@ -122,8 +122,8 @@ extension WatchLoop {
     func rescanAllFolders(at now: ContinuousClock.Instant) {
         isRescannedForRead = true
         reresolveFolders(at: now)
-        for (folder, language) in folderLanguages {
-            rescanFolder(folder, language: language, noting: .finished, at: now)
+        for (folder, watched) in folders.languageFolders {
+            rescanFolder(folder, language: watched.language, noting: .finished, at: now)
         }
     }
 
@@ -153,13 +153,13 @@ extension WatchLoop {
         _ folder: String, noting change: Settler<SettleKey>.Change = .removed, at now: ContinuousClock.Instant
     ) {
         nonLanguageFolders.remove(folder)
-        if let watch = folderWatches[folder] {
+        if let watch = folders.languageFolders[folder]?.watch {
             inotify.removeWatch(watch)
-            forget(watch: watch)
-        } else if removalsNoted.contains(folder) {
+            folders.forget(watch: watch)
+            _ = folders.noteRemoval(of: folder)
+        } else if !folders.noteRemoval(of: folder) {
             return
         }
-        removalsNoted.insert(folder)
         for file in known.files(inFolder: folder) {
             settler.note(change, to: file.key, at: now)
         }
@@ -171,38 +171,11 @@ extension WatchLoop {
     func watchFolder(_ folder: String, language: LanguageTag, target: DirectoryIdentity?) -> FileProblem? {
         do {
             let watch = try inotify.addWatch(root + "/" + folder, mask: Self.folderMask)
-            if case .subfolder(let path) = watches[watch] {
-                // A link to a folder searched for catalogs (`de.lproj -> Resources/de`): the kernel gave the same
-                // watch, now the language folder's; dropping the folder's search must not remove it.
-                subfolderWatches[path] = nil
-            }
-            watches[watch] = .folder(folder)
-            folderWatches[folder] = watch
-            removalsNoted.remove(folder)
-            folderTargets[folder] = target
-            folderLanguages[folder] = language
-            foldersOfLanguage[language, default: []].insert(folder)
+            folders.watchFolder(folder, watch: watch, language: language, target: target)
             return nil
         } catch {
             return watchProblem(error, path: folder)
         }
-    }
-
-    func forget(watch: Int32) {
-        switch watches[watch] {
-        case .folder(let folder) where folderWatches[folder] == watch:
-            folderWatches[folder] = nil
-            folderTargets[folder] = nil
-            if let language = folderLanguages.removeValue(forKey: folder) {
-                foldersOfLanguage[language]?.remove(folder)
-                if foldersOfLanguage[language]?.isEmpty == true { foldersOfLanguage[language] = nil }
-            }
-        case .subfolder(let folder) where subfolderWatches[folder] == watch:
-            subfolderWatches[folder] = nil
-        default:
-            break
-        }
-        watches[watch] = nil
     }
 
     /// The tables in `folder`; nil, with a problem reported, when it cannot be listed (its tables then stay as they

@@ -9,15 +9,6 @@ import StringsFormat
 /// (watch descriptor → folder path, updated on every rename); events from watch descriptors it no longer knows are
 /// ignored.
 final class WatchLoop {
-    enum Watched {
-        case root
-        case folder(String)
-        /// A folder searched for String Catalogs, by its path relative to the root (`Features/Chat`).
-        case subfolder(String)
-        /// The root's parent, watched while the root is gone, to see it come back.
-        case parent
-    }
-
     static let folderMask: InotifyMask = [
         .closeWrite, .movedTo, .movedFrom, .create, .delete, .modify, .attrib,
         .deleteSelf, .moveSelf, .onlyDirectory, .excludeUnlinked,
@@ -34,15 +25,9 @@ final class WatchLoop {
     let reader: TableReader
     /// Settles by table: every file of a table is read together once the table is due.
     var settler: Settler<SettleKey>
-    var watches: [Int32: Watched] = [:]
-    var folderWatches: [String: Int32] = [:]
-    /// The language of each watched folder, resolved once when the folder was found.
-    var folderLanguages: [String: LanguageTag] = [:]
-    /// The watched folders of each language (`folderLanguages` turned around).
-    var foldersOfLanguage: [LanguageTag: Set<String>] = [:]
-    /// The directory each folder's watch was put on: a link swapped in the root shows as a folder whose path
-    /// now reaches another directory.
-    var folderTargets: [String: DirectoryIdentity] = [:]
+    /// The watched directories: the root, its language folders (their languages and where their paths led), the
+    /// folders searched for catalogs, the root's parent while it is gone.
+    var folders = FolderIndex()
     /// The root's links whose target does not exist, with their text, reported once: the folders behind them
     /// keep their last good tables until the target appears.
     var brokenLinks: [String: String] = [:]
@@ -54,20 +39,13 @@ final class WatchLoop {
     var failedReads: [TableFile: Int] = [:]
     /// Language folders whose path leads outside the bundle, not served (reported when first seen).
     var outsideFolders: Set<String> = []
-    /// The root's language folders by language, as its last listing and its events since tell (see `+Clashes`).
-    var languageFolderNames: [LanguageTag: Set<String>] = [:]
-    /// Language folders not served because another folder of the root is the same language.
-    var clashLosers: Set<String> = []
-    /// The clash of each language last reported, so that it is reported once.
-    var reportedClashes: [LanguageTag: BundleNames.Clash] = [:]
+    /// The root's language folders by language, and those not served because another folder of the root is the
+    /// same language (see `+Clashes`).
+    var languageFolderNames = LanguageFolderNames()
     /// `.lproj` folders whose name is no language tag, not served (reported when first seen).
     var nonLanguageFolders: Set<String> = []
     /// Files last read while a writer had them open, with when that wait began (see `heldQuietTime`).
     var awaitingWriter: [TableFile: ContinuousClock.Instant] = [:]
-    /// Folders no longer watched whose tables were noted as gone when the watch was dropped (see `removeFolder`).
-    var removalsNoted: Set<String> = []
-    /// The folders searched for String Catalogs that have a watch, by path relative to the root.
-    var subfolderWatches: [String: Int32] = [:]
     /// How deep and how many folders are searched for catalogs.
     let searchLimits: SearchLimits
     /// Folders too deep to be searched, reported once each (forgotten when a folder above them goes).
@@ -118,7 +96,7 @@ final class WatchLoop {
     /// A summary for `status`.
     var statistics: WatcherStatus {
         WatcherStatus(
-            root: root, isRootPresent: rootIsPresent, watchedDirectories: watches.count,
+            root: root, isRootPresent: rootIsPresent, watchedDirectories: folders.watchCount,
             files: known.count, pendingPaths: settler.pendingCount
         )
     }
@@ -159,9 +137,9 @@ final class WatchLoop {
             pendingRescan = .overflow
             return
         }
-        guard let watched = watches[event.watch] else { return }
+        guard let watched = folders[watch: event.watch] else { return }
         if event.mask.contains(.ignored) {
-            forget(watch: event.watch)
+            folders.forget(watch: event.watch)
             return
         }
         switch watched {
@@ -216,7 +194,7 @@ final class WatchLoop {
             noteRootEntryChange(event, at: now)
             return
         }
-        let isInClash = noteLanguageFolderEntry(event)
+        let isInClash = languageFolderNames.note(event)
         defer {
             // Another folder is, or was, the same language: the rule may pick another one to serve now.
             if isInClash { reresolveFolders(at: now) }
@@ -242,9 +220,10 @@ final class WatchLoop {
             }
             return
         }
-        guard let language = folderLanguages[folder] else { return }
+        guard let watched = folders.languageFolders[folder] else { return }
+        let language = watched.language
         if event.mask.contains(.deleteSelf) || event.mask.contains(.moveSelf) {
-            if folderWatches[folder] == event.watch { removeFolder(folder, at: now) }
+            if watched.watch == event.watch { removeFolder(folder, at: now) }
             return
         }
         if event.name.isEmpty {

@@ -1,4 +1,5 @@
 import BundleWatcher
+import HotStringsLog
 import HotStringsRelease
 import HotStringsService
 import LinuxSystem
@@ -67,16 +68,16 @@ struct BundleOptions {
         watcher.followsExternalSymlinks = try arguments[Self.followsExternalSymlinks]
         pseudoLanguages = try arguments[Self.pseudoLanguages]
         // Checked now, before the options of the command, as they always were.
-        _ = try service(bundle: "")
+        _ = try service(bundle: "", log: .discarding)
     }
 
-    /// The service's options for `bundle`, checked in the one place every front goes through.
+    /// The service's options for `bundle`, logging to `log`, checked in the one place every front goes through.
     func service(bundle: String, stateDirectory: String? = nil,
                  pull: (options: HotStringsRelease.PullOptions, schedule: PullSchedule)? = nil,
-                 timeoutOption: String = "pull-timeout") throws(UsageError) -> ServiceOptions {
+                 timeoutOption: String = "pull-timeout", log: LogSink) throws(UsageError) -> ServiceOptions {
         do throws(ServiceOptions.Error) {
             var options = try ServiceOptions(bundle: bundle, developmentLanguage: developmentLanguage,
-                                             watcher: watcher, stateDirectory: stateDirectory, pull: pull)
+                                             watcher: watcher, stateDirectory: stateDirectory, pull: pull, log: log)
             options.pseudoLanguages = pseudoLanguages
             return options
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsLint
+import LinuxSystem
 
 /// The `hotstrings` command line: finds the subcommand, parses its arguments, prints help and usage errors.
 package enum CLI {
@@ -25,7 +26,9 @@ package enum CLI {
         arguments: [String],
         stdout: inout Output,
         stderr: inout ErrorOutput,
-        readStandardInput: @escaping () throws -> [UInt8] = FileAccess.readStandardInput
+        readStandardInput: @escaping () throws(SystemError) -> [UInt8] = { () throws(SystemError) in
+            try Descriptor.readToEnd(from: 0)
+        }
     ) -> Int32 {
         var io = CommandIO(stdout: stdout, stderr: stderr, readStandardInput: readStandardInput)
         defer {

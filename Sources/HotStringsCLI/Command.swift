@@ -1,4 +1,5 @@
 import Foundation
+import LinuxSystem
 import StringsFormat
 
 /// The process exit codes every command uses.
@@ -18,7 +19,7 @@ package struct CommandIO<Output: TextOutputStream, ErrorOutput: TextOutputStream
     /// Standard error.
     package var stderr: ErrorOutput
     /// Reads all of standard input (for the `-` file name).
-    package var readStandardInput: () throws -> [UInt8]
+    package var readStandardInput: () throws(SystemError) -> [UInt8]
     /// The subcommand running (`get`), named in its error lines; nil before one is found.
     var command: String?
 

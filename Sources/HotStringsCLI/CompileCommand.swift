@@ -1,6 +1,7 @@
 import BundleChanges
 import Foundation
 import HotStringsLint
+import LinuxSystem
 import StringsFormat
 
 /// `hotstrings compile CATALOG OUTDIR`: a String Catalog as the `.lproj` files Xcode's build writes.
@@ -72,11 +73,11 @@ struct CompileCommand: Command {
             }
             for (name, text) in files {
                 let file = folder.appendingPathComponent(name)
-                do {
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    try Data(text.utf8).write(to: file, options: .atomic)
+                do throws(SystemError) {
+                    try FileSystem.makeDirectories(atPath: folder.path, mode: 0o777)
+                    try FileSystem.writeFileAtomically(Array(text.utf8), toPath: file.path)
                 } catch {
-                    io.printError("cannot write \(file.path): \(FileSystemError.reason(for: error))")
+                    io.printError("cannot write \(file.path): \(error.errno.message)")
                     return ExitCode.failure
                 }
                 io.stdout.write(file.path + "\n")
@@ -104,10 +105,10 @@ struct CompileCommand: Command {
     /// Reads and parses a catalog, with errors as `path:line:column: error: reason`.
     static func readCatalog(_ path: String) throws(CatalogError) -> StringCatalog {
         let bytes: [UInt8]
-        do {
-            bytes = try FileAccess.contents(ofFile: path)
+        do throws(SystemError) {
+            bytes = try FileSystem.readToEnd(atPath: path)
         } catch {
-            throw CatalogError(message: "\(path): error: \(error.reason)")
+            throw CatalogError(message: "\(path): error: \(error.errno.message)")
         }
         do throws(ParseError) {
             return try StringCatalog.parse(bytes)

@@ -1,5 +1,6 @@
 import BundleChanges
 import HotStringsLint
+import LinuxSystem
 import StringsFormat
 
 /// `hotstrings dump FILE`: one `.strings` table as JSON, keys in source order; a `.stringsdict` as its whole
@@ -65,10 +66,10 @@ struct DumpCommand: Command {
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         let name = path == "-" ? "<stdin>" : path
         let bytes: [UInt8]
-        do {
-            bytes = path == "-" ? try io.readStandardInput() : try FileAccess.contents(ofFile: path)
+        do throws(SystemError) {
+            bytes = path == "-" ? try io.readStandardInput() : try FileSystem.readToEnd(atPath: path)
         } catch {
-            io.stderr.write("\(DisplayText.escaped(name)): error: \(FileSystemError.reason(for: error))\n")
+            io.stderr.write("\(DisplayText.escaped(name)): error: \(error.errno.message)\n")
             return ExitCode.failure
         }
         if format == .catalog { return dumpCatalog(bytes, name: name, io: &io) }

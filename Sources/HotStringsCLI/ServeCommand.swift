@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsFront
+import HotStringsLog
 import HotStringsProtocol
 import HotStringsRelease
 import HotStringsServer
@@ -79,8 +80,8 @@ struct ServeCommand: Command {
     static let clientBuffer: CommandOption<Int> = .value(
         "client-buffer", .integer("bytes", in: 4096 ... .max), default: 8 << 20,
         help: "Unsent bytes a client may fall behind before it is resynchronized.")
-    static let logLevel: CommandOption<Log.Level> = .value(
-        "log-level", .choice(Log.Level.allCases.map { (name: "\($0)", value: $0) }), default: .info,
+    static let logLevel: CommandOption<LogSink.Level> = .value(
+        "log-level", .choice(LogSink.Level.allCases.map { (name: "\($0)", value: $0) }), default: .info,
         help: "The least important messages logged.")
     static let pullURL: CommandOption<String?> = .optional(
         "pull", .text("url"), help: "Keep pulling releases from this http:// or https:// URL.")
@@ -100,7 +101,6 @@ struct ServeCommand: Command {
             + "any process that can open the folder can hold, before it fails with busy, nothing written.")
 
     var configuration: ServerConfiguration
-    var logLevel: Log.Level
 
     init(arguments: ParsedArguments) throws(UsageError) {
         let bundleOptions = try BundleOptions(arguments)
@@ -108,7 +108,7 @@ struct ServeCommand: Command {
         var service = try bundleOptions.service(
             bundle: try BundleOptions.bundle(arguments.positionals.first ?? "."),
             stateDirectory: try arguments[Self.stateDirectory] ?? Self.defaultStateDirectory(environment),
-            pull: try Self.pull(arguments))
+            pull: try Self.pull(arguments), log: .discarding)
         let editLockTimeout = try arguments[Self.editLockTimeout]
         do throws(ServiceOptions.Error) {
             try service.setEditLockTimeout(editLockTimeout)
@@ -128,7 +128,8 @@ struct ServeCommand: Command {
         } else if try arguments[Self.webNewToken] {
             throw UsageError("--web-new-token needs --web PORT")
         }
-        logLevel = try arguments[Self.logLevel]
+        // The daemon's log: the command line tool is the application, so it is the one to say where lines go.
+        configuration.service.log = .standardError(minimumLevel: try arguments[Self.logLevel])
     }
 
     /// `--pull`, `--pull-interval` and the options `pull` takes: the origin, its limits and the schedule, nil
@@ -157,7 +158,6 @@ struct ServeCommand: Command {
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        Log.setLevel(logLevel)
         do {
             return try Server.run(configuration)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsLog
 import HotStringsProtocol
 import HotStringsService
 import LinuxSystem
@@ -44,16 +45,18 @@ struct WatchCommand: Command {
     var options: ServiceOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
-        options = try BundleOptions(arguments).service(bundle: try BundleOptions.bundle(arguments.positionals[0]))
+        options = try BundleOptions(arguments).service(bundle: try BundleOptions.bundle(arguments.positionals[0]),
+                                                       log: .standardError())
         options.batchBacklog = Self.batchBacklog
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         Signals.ignore(.pipe)
         Signals.block([.interrupt, .terminate, .hangup])
+        let log = options.log
         var hooks = ServiceHost<WireLines>.Hooks()
         hooks.onStoreEvent = { event in
-            if case .error(_, let problem) = event { Log.warning("\(problem)") }
+            if case .error(_, let problem) = event { log.warning("\(problem)", metadata: problem.logMetadata) }
         }
         let host: ServiceHost<WireLines>
         do {
@@ -70,7 +73,7 @@ struct WatchCommand: Command {
             var lines: [UInt8] = []
             for output in outputs {
                 switch output {
-                case .firstScanServed: Log.info("watching \(root)")
+                case .firstScanServed: log.info("watching \(root)")
                 case .offCore: continue
                 case .event(let line, _), .snapshot(_, let line), .slowClientResync(_, let line),
                      .slowClientSnapshot(_, let line), .response(_, let line):
@@ -83,11 +86,11 @@ struct WatchCommand: Command {
         while true {
             let signal = Signals.waitForAny(of: [.interrupt, .terminate, .hangup])
             if signal == .hangup {
-                Log.info("SIGHUP: rescanning \(root)")
+                log.info("SIGHUP: rescanning \(root)")
                 host.watcher.rescan()
                 continue
             }
-            Log.info("stopping on \(signal)")
+            log.info("stopping on \(signal)")
             break
         }
         host.stopSources()

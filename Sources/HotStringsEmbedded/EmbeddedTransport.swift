@@ -146,7 +146,8 @@ package final class EmbeddedTransport: HotStringsTransport {
         }
         do throws(ServiceOptions.Error) {
             var service = try ServiceOptions(bundle: bundle, developmentLanguage: options.developmentLanguage,
-                                             watcher: watcher, stateDirectory: options.stateDirectory, pull: pulling)
+                                             watcher: watcher, stateDirectory: options.stateDirectory, pull: pulling,
+                                             log: options.log)
             service.pseudoLanguages = options.pseudoLanguages
             try service.setEditLockTimeout(options.editLockTimeout)
             return service

@@ -1,5 +1,6 @@
 import HotStringsClient
 import HotStringsFront
+import HotStringsLog
 import HotStringsProtocol
 import HotStringsService
 import LinuxSystem
@@ -14,6 +15,7 @@ import Synchronization
 final class EmbeddedWeb: Sendable {
     private let server: WebServer
     private let loop: IOLoop
+    private let log: LogSink
     private let thread = Mutex<NamedThread?>(nil)
     private let hasEndedFlag = Atomic<Bool>(false)
 
@@ -21,17 +23,18 @@ final class EmbeddedWeb: Sendable {
     var url: String { server.url }
 
     /// Opens the page's listener (its token saved in `stateDirectory`, when there is one) and prepares the loop,
-    /// whose requests go to `host`.
+    /// whose requests go to `host`; both log to the host's sink.
     /// - Throws: `EmbeddedStartError` (`.other`) when the port cannot be bound.
     init(_ options: WebOptions, stateDirectory: String?, host: ServiceHost<TransportEvents>) throws(EmbeddedStartError) {
+        log = host.options.log
         do throws(SystemError) {
-            server = try WebServer.open(options, stateDirectory: stateDirectory, root: host.watcher.root)
+            server = try WebServer.open(options, stateDirectory: stateDirectory, root: host.watcher.root, log: log)
         } catch {
             throw EmbeddedStartError(description: "cannot serve the page: \(error)")
         }
         do throws(SystemError) {
             loop = try IOLoop(listener: nil, limits: IOLoop.Limits(), web: server,
-                              firstClientID: EmbeddedSession.client + 1, admits: { _ in false },
+                              firstClientID: EmbeddedSession.client + 1, log: log, admits: { _ in false },
                               toCore: { host.submit($0) })
         } catch {
             SocketIO.close(server.listener)
@@ -41,7 +44,7 @@ final class EmbeddedWeb: Sendable {
 
     /// Starts the loop's thread and logs the page's address.
     func start() {
-        Log.info("web: \(server.url)")
+        log.info("web: \(server.url)")
         let running = NamedThread.run(name: "hotstrings-io") { [self] in
             loop.run()
             hasEndedFlag.store(true, ordering: .releasing)
@@ -62,7 +65,7 @@ final class EmbeddedWeb: Sendable {
                 forPage.append(.firstScanServed)
             case .response(let client, let answer):
                 if client == session { forSession.append(output) } else {
-                    forPage.append(.response(client, WireLines.render(answer)))
+                    forPage.append(.response(client, WireLines.render(answer, log: log)))
                 }
             case .event(let event, let clients):
                 if clients.contains(session) { forSession.append(.event(event, to: [session])) }

@@ -1,4 +1,5 @@
 import HotStringsClient
+import HotStringsLog
 
 extension LiveStrings {
     /// How an embedded `LiveStrings` reads its bundle (see `embedded(bundle:pull:configuration:options:)`).
@@ -21,9 +22,9 @@ extension LiveStrings {
         public var pseudoLanguages: Bool
         /// Serves the translator's page (docs/WEB.md) on 127.0.0.1 at this port (0: one the kernel picks), as
         /// `serve --web` does: edits saved there reach this process (and every other watching the bundle) in one
-        /// reload. Nil, the default, serves no page. The page's address with its token is logged on standard
-        /// error, passed to `onWebPage` and shown by `status`; the token is kept in `stateDirectory` when there is
-        /// one (else it lasts as long as the process).
+        /// reload. Nil, the default, serves no page. The page's address with its token is logged (`log`), passed
+        /// to `onWebPage` and shown by `status`; the token is kept in `stateDirectory` when there is one (else it
+        /// lasts as long as the process).
         public var webPort: UInt16?
         /// Whether a new token replaces the saved one, as `serve --web-new-token` (off by default).
         public var rotatesWebToken: Bool
@@ -35,12 +36,20 @@ extension LiveStrings {
         /// by default, from 0 to an hour; as `serve --edit-lock-timeout`). The wait is on a thread of the host's
         /// own: lookups, reloads and other requests go on meanwhile.
         public var editLockTimeout: Duration
+        /// Where the embedded host logs what an operator would want to know (`import HotStringsLog` to name the
+        /// type): the page's address, a refused request to the page, a token that cannot be saved. Standard error
+        /// by default, one line each as the daemon writes them (`hotstrings: warning: …`); give the app's own
+        /// handler to keep them with its logs, or `.discarding` to drop them. Nothing else HotStrings does in the
+        /// process writes to standard error.
+        public var log: LogSink
 
         /// Options; every parameter has a default suited to an application.
         public init(developmentLanguage: String = "en", stateDirectory: String? = nil,
                     maximumFileSize: Int = 16 << 20, followsExternalSymlinks: Bool = false,
                     pseudoLanguages: Bool = false, webPort: UInt16? = nil, rotatesWebToken: Bool = false,
-                    onWebPage: (@Sendable (String) -> Void)? = nil, editLockTimeout: Duration = .seconds(5)) {
+                    onWebPage: (@Sendable (String) -> Void)? = nil, editLockTimeout: Duration = .seconds(5),
+                    log: LogSink = .standardError()) {
+            self.log = log
             self.editLockTimeout = editLockTimeout
             self.webPort = webPort
             self.rotatesWebToken = rotatesWebToken

@@ -233,7 +233,7 @@ extension IOLoop {
         guard let connection = state.connections[fd] else { return }
         let unsent = connection.outbox.requestedBytes
         if unsent > 0, unsent + bytes.count > state.limits.answerBytesHardCap {
-            Log.warning("closing client \(connection.id): \(unsent + bytes.count) bytes of answers unread, "
+            log.warning("closing client \(connection.id): \(unsent + bytes.count) bytes of answers unread, "
                 + "over the \(state.limits.answerBytesHardCap)-byte cap")
             close(fd, &state)
             return

@@ -1,3 +1,4 @@
+import HotStringsLog
 import HotStringsProtocol
 import HotStringsService
 import LinuxSystem
@@ -53,6 +54,8 @@ package final class IOLoop: Sendable {
     let toCore: @Sendable (ServiceInput) -> Void
     /// The page's HTTP listener and rules (nil: no page).
     let web: WebServer?
+    /// Where refused clients and requests are logged.
+    let log: LogSink
     private let commands = Mutex<[ServiceOutput<WireLines>]>([])
     private let stopping = Mutex<ContinuousClock.Instant?>(nil)
     /// How many clients are connected, for `status`.
@@ -62,13 +65,15 @@ package final class IOLoop: Sendable {
     /// own session.
     let firstClientID: ClientID
 
-    /// A loop over `listener` (nil: none) and `web`'s listener (nil: no page), handing requests to `toCore`.
+    /// A loop over `listener` (nil: none) and `web`'s listener (nil: no page), handing requests to `toCore` and
+    /// logging to `log`.
     package init(
-        listener: Int32?, limits: Limits, web: WebServer? = nil, firstClientID: ClientID = 1,
+        listener: Int32?, limits: Limits, web: WebServer? = nil, firstClientID: ClientID = 1, log: LogSink,
         admits: @escaping @Sendable (PeerCredentials) -> Bool,
         toCore: @escaping @Sendable (ServiceInput) -> Void
     ) throws(SystemError) {
         self.listener = listener
+        self.log = log
         self.firstClientID = firstClientID
         self.limits = limits
         self.web = web
@@ -250,7 +255,7 @@ package final class IOLoop: Sendable {
             } catch {
                 // Out of descriptors (EMFILE, ENFILE): the listener stays readable, and level-triggered epoll
                 // would spin. Take it out of the poller for a moment, or until a client leaves.
-                Log.warning("cannot accept a client: \(error); pausing accepts")
+                log.warning("cannot accept a client: \(error); pausing accepts")
                 poller.remove(listener)
                 state.acceptPausedUntil = .now + .milliseconds(100)
                 return

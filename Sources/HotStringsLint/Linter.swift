@@ -1,5 +1,6 @@
 import BundleChanges
 import Foundation
+import LinuxSystem
 import StringsFormat
 
 /// One finding about one file.
@@ -166,16 +167,16 @@ package struct Linter {
             if seen.insert(URL(fileURLWithPath: file.path).standardizedFileURL.path).inserted { files.append(file) }
         }
         for path in paths {
-            guard FileAccess.isDirectory(path) else {
+            guard Self.isDirectory(path) else {
                 var file = lintFile(at: path)
-                if let notServed = FileAccess.notServed(path) {
+                if let notServed = Self.notServed(path) {
                     file.diagnostics.insert(Self.diagnostic(notServed), at: 0)
                 }
                 add(file)
                 continue
             }
-            let found = FileAccess.stringsFiles(under: path)
-            for error in found.errors { add(unreadable(error)) }
+            let found = Self.stringsFiles(under: path)
+            for error in found.errors { add(unreadable(error, path: error.path ?? path)) }
             let skipped = Dictionary(found.skipped.map { ($0.path, $0.notServed) }) { first, _ in first }
             for file in (found.files + skipped.keys).sorted() {
                 guard let notServed = skipped[file] else {
@@ -191,13 +192,13 @@ package struct Linter {
         return LintReport(files: files)
     }
 
-    /// Reads and parses one file, with its own diagnostics.
+    /// Reads (whatever `path` names: a FIFO too) and parses one file, with its own diagnostics.
     package func lintFile(at path: String) -> LintedFile {
         let bytes: [UInt8]
-        do throws(FileSystemError) {
-            bytes = try FileAccess.contents(ofFile: path)
+        do throws(SystemError) {
+            bytes = try FileSystem.readToEnd(atPath: path)
         } catch {
-            return unreadable(error)
+            return unreadable(error, path: path)
         }
         return lint(bytes, path: path)
     }
@@ -229,9 +230,10 @@ package struct Linter {
                    message: notServed.reason)
     }
 
-    private func unreadable(_ error: FileSystemError) -> LintedFile {
-        var file = LintedFile(path: error.path, place: nil)
-        file.diagnostics.append(Diagnostic(severity: .error, kind: .unreadable, message: error.reason))
+    /// `path`, which could not be read or listed, with the system's reason (`No such file or directory`).
+    private func unreadable(_ error: SystemError, path: String) -> LintedFile {
+        var file = LintedFile(path: path, place: nil)
+        file.diagnostics.append(Diagnostic(severity: .error, kind: .unreadable, message: error.errno.message))
         return file
     }
 

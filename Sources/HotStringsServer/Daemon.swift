@@ -1,6 +1,7 @@
 import BundleChanges
 import BundleWatcher
 import HotStringsFront
+import HotStringsLog
 import HotStringsService
 import LinuxSystem
 import StringsStore
@@ -41,6 +42,8 @@ package final class Daemon: Sendable {
 
     private let configuration: ServerConfiguration
     private let state = Mutex(State.configured)
+    /// Where it logs: the service's sink (`hotstrings serve`'s standard error).
+    private var log: LogSink { configuration.service.log }
 
     /// A daemon for `configuration`, not started.
     package init(_ configuration: ServerConfiguration) {
@@ -62,7 +65,7 @@ package final class Daemon: Sendable {
         }
         Signals.ignore(.pipe)
         Signals.block([.interrupt, .terminate, .hangup])
-        Log.debug("open files limit: \(ResourceLimits.raiseOpenFiles())")
+        log.debug("open files limit: \(ResourceLimits.raiseOpenFiles())")
         let running: Running
         do {
             running = try start()
@@ -98,8 +101,9 @@ package final class Daemon: Sendable {
 
     private func start() throws(ServerStartError) -> Running {
         var hooks = ServiceHost<WireLines>.Hooks()
-        hooks.onStoreEvent = Self.log
-        hooks.onPullReport = Self.log
+        let log = log
+        hooks.onStoreEvent = { Self.log($0, to: log) }
+        hooks.onPullReport = { Self.log($0, to: log) }
         let host: ServiceHost<WireLines>
         do {
             host = try ServiceHost(configuration.service, hooks: hooks)
@@ -107,40 +111,40 @@ package final class Daemon: Sendable {
             throw ServerStartError(description: error.description)
         }
         if let passing = host.passingPullProblem {
-            Log.warning("pull: cannot prepare \(configuration.service.bundle) yet: \(passing)")
+            log.warning("pull: cannot prepare \(configuration.service.bundle) yet: \(passing)")
         }
-        if configuration.service.pull == nil { Self.warnWithoutLanguageFolders(in: host.watcher.root) }
+        if configuration.service.pull == nil { Self.warnWithoutLanguageFolders(in: host.watcher.root, to: log) }
         let web = try configuration.web.map { options throws(ServerStartError) in
             do throws(SystemError) {
                 return try WebServer.open(options, stateDirectory: configuration.service.stateDirectory,
-                                          root: host.watcher.root)
+                                          root: host.watcher.root, log: log)
             } catch {
                 throw ServerStartError(description: "cannot serve the page: \(error)")
             }
         }
         let socket: ListeningSocket
         do {
-            socket = try ListeningSocket.open(path: configuration.socketPath, mode: configuration.socketMode)
+            socket = try ListeningSocket.open(path: configuration.socketPath, mode: configuration.socketMode, log: log)
         } catch {
             if let web { SocketIO.close(web.listener) }
             throw error
         }
         let io: IOLoop
         do {
-            io = try IOLoop(listener: socket.fd, limits: configuration.limits, web: web,
-                            admits: Self.admission(configuration.allowedUserIDs),
+            io = try IOLoop(listener: socket.fd, limits: configuration.limits, web: web, log: log,
+                            admits: Self.admission(configuration.allowedUserIDs, log: log),
                             toCore: { host.submit($0) })
         } catch {
             socket.close()
             if let web { SocketIO.close(web.listener) }
             throw ServerStartError(description: "cannot set up the event loop: \(error)")
         }
-        if let web { Log.info("web: \(web.url)") }
+        if let web { log.info("web: \(web.url)") }
         let where_ = socket.path ?? "the socket passed by systemd"
         let root = host.watcher.root
         host.start(connectionCount: { io.connectionCount.load(ordering: .relaxed) }, webURL: web?.url) { outputs in
             if outputs.contains(where: { if case .firstScanServed = $0 { true } else { false } }) {
-                Log.info("serving \(root) on \(where_)")
+                log.info("serving \(root) on \(where_)")
                 _ = SystemdNotify.notify("READY=1\n")
             }
             io.submit(outputs)
@@ -149,12 +153,15 @@ package final class Daemon: Sendable {
         return Running(socket: socket, host: host, io: io, ioThread: ioThread, webListener: web?.listener)
     }
 
-    /// Who may connect: this user, root, and the configured extra users.
-    private static func admission(_ allowed: Set<UInt32>) -> @Sendable (PeerCredentials) -> Bool {
+    /// Who may connect: this user, root, and the configured extra users; the others are logged to `log`.
+    private static func admission(_ allowed: Set<UInt32>, log: LogSink) -> @Sendable (PeerCredentials) -> Bool {
         let ownUser = ProcessStatistics.userID
         return { peer in
             let isAdmitted = peer.userID == ownUser || peer.userID == 0 || allowed.contains(peer.userID)
-            if !isAdmitted { Log.warning("refused a client of user \(peer.userID) (process \(peer.processID))") }
+            if !isAdmitted {
+                log.warning("refused a client of user \(peer.userID) (process \(peer.processID))",
+                            metadata: ["user": "\(peer.userID)", "process": "\(peer.processID)"])
+            }
             return isAdmitted
         }
     }
@@ -162,22 +169,23 @@ package final class Daemon: Sendable {
     /// Warns when `root` holds no language folder: started in the wrong folder (a repository's root), the daemon
     /// would quietly serve whatever String Catalogs lie below it (test fixtures). A bundle that `--pull` fills is
     /// empty at first, and is not looked at.
-    private static func warnWithoutLanguageFolders(in root: String) {
+    private static func warnWithoutLanguageFolders(in root: String, to log: LogSink) {
         guard let entries = try? FileSystem.listDirectory(atPath: root),
               !entries.contains(where: { BundleNames.language(ofFolder: $0.name) != nil }) else { return }
-        Log.warning("no language folder (<language>.lproj) in \(root): is it the bundle? Only the String Catalogs "
+        log.warning("no language folder (<language>.lproj) in \(root): is it the bundle? Only the String Catalogs "
             + "found below it are served")
     }
 
-    /// Logs what the store reports: problems as warnings, language switches and resyncs as information.
-    private static func log(_ event: StoreEvent) {
+    /// Logs what the store reports to `log`: problems as warnings (with their file, line and column as metadata),
+    /// language switches and resyncs as information.
+    private static func log(_ event: StoreEvent, to log: LogSink) {
         switch event {
         case .reload: break
         case .error(_, let problem) where isPullProblem(problem): break   // logged with its pull (Daemon+Pull)
-        case .error(_, let problem): Log.warning("\(problem)")
+        case .error(_, let problem): log.warning("\(problem)", metadata: problem.logMetadata)
         case .language(_, let language, let previous):
-            Log.info("language: \(language?.identifier ?? "none") (was \(previous?.identifier ?? "none"))")
-        case .resync(_, let reason): Log.info("resync: \(reason.rawValue)")
+            log.info("language: \(language?.identifier ?? "none") (was \(previous?.identifier ?? "none"))")
+        case .resync(_, let reason): log.info("resync: \(reason.rawValue)")
         }
     }
 
@@ -185,10 +193,10 @@ package final class Daemon: Sendable {
         while true {
             let signal = Signals.waitForAny(of: [.interrupt, .terminate, .hangup])
             guard signal == .hangup else {
-                Log.info("shutting down on \(signal)")
+                log.info("shutting down on \(signal)")
                 return
             }
-            Log.info("SIGHUP: rescanning \(watcher.root)")
+            log.info("SIGHUP: rescanning \(watcher.root)")
             watcher.rescan()
         }
     }

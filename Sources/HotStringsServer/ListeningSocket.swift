@@ -1,3 +1,4 @@
+import HotStringsLog
 import HotStringsService
 import LinuxSystem
 
@@ -20,27 +21,29 @@ final class ListeningSocket {
     let path: String?
     private let identity: FileSystem.Ownership?
     private var lock: FileLock?
+    private let log: LogSink
 
-    private init(fd: Int32, path: String?, identity: FileSystem.Ownership?, lock: FileLock?) {
+    private init(fd: Int32, path: String?, identity: FileSystem.Ownership?, lock: FileLock?, log: LogSink) {
         self.fd = fd
         self.path = path
         self.identity = identity
         self.lock = lock
+        self.log = log
     }
 
     /// systemd's socket when one was passed, else a new socket at `path` with `mode`, set up as described
-    /// on the type.
+    /// on the type; which one, and a stale socket replaced, are logged to `log`.
     /// - Throws: `ServerStartError` saying which rule refused the path, or which call failed.
-    static func open(path: String, mode: UInt32) throws(ServerStartError) -> ListeningSocket {
+    static func open(path: String, mode: UInt32, log: LogSink) throws(ServerStartError) -> ListeningSocket {
         if let activated = SocketActivation.listenerDescriptors().first {
-            Log.info("using the socket passed by systemd (fd \(activated))")
-            return ListeningSocket(fd: activated, path: nil, identity: nil, lock: nil)
+            log.info("using the socket passed by systemd (fd \(activated))")
+            return ListeningSocket(fd: activated, path: nil, identity: nil, lock: nil, log: log)
         }
         let ownUser = ProcessStatistics.userID
         try checkDirectory(of: path, ownUser: ownUser)
         let lock = try takeLock(path + ".lock", ownUser: ownUser)
         pauseBeforeBindingForTests()
-        try clearStaleSocket(at: path, ownUser: ownUser)
+        try clearStaleSocket(at: path, ownUser: ownUser, log: log)
         let fd: Int32
         do {
             fd = try UnixSocket.listen(atPath: path, mode: mode)
@@ -49,7 +52,7 @@ final class ListeningSocket {
         }
         // Only reads the path: the directory was checked, so no one else can have put another file there.
         let identity = try? FileSystem.ownership(atPath: path, followingSymlinks: false)
-        return ListeningSocket(fd: fd, path: path, identity: identity, lock: lock)
+        return ListeningSocket(fd: fd, path: path, identity: identity, lock: lock, log: log)
     }
 
     /// The environment variable that makes `open` pause for that many milliseconds (at most 5000) after taking
@@ -72,7 +75,7 @@ final class ListeningSocket {
             if current.isSameFile(as: identity) {
                 try? FileSystem.removeFile(atPath: path)
             } else {
-                Log.warning("\(path) is no longer this daemon's socket; leaving it in place")
+                log.warning("\(path) is no longer this daemon's socket; leaving it in place")
             }
         }
         lock = nil
@@ -118,7 +121,7 @@ final class ListeningSocket {
         }
     }
 
-    private static func clearStaleSocket(at path: String, ownUser: UInt32) throws(ServerStartError) {
+    private static func clearStaleSocket(at path: String, ownUser: UInt32, log: LogSink) throws(ServerStartError) {
         let existing: FileSystem.Ownership
         do {
             existing = try FileSystem.ownership(atPath: path, followingSymlinks: false)
@@ -140,7 +143,7 @@ final class ListeningSocket {
             throw ServerStartError(description: "another process is already listening on \(path) "
                 + "(without holding \(path).lock: not a hotstrings serve of this version)")
         }
-        Log.info("replacing the stale socket file \(path)")
+        log.info("replacing the stale socket file \(path)")
         do {
             try FileSystem.removeFile(atPath: path)
         } catch {

@@ -70,7 +70,7 @@ extension ProtocolService {
         } catch {
             result = .failure(error)
         }
-        let rendered = Rendering.render(ServiceAnswer(requestID: nil, result: result))
+        let rendered = Rendering.render(ServiceAnswer(requestID: nil, result: result), log: environment.log)
         if case .success = result { tableAnswers.keep(rendered, for: key, size: Rendering.size(ofAnswer: rendered)) }
         outputs.append(.response(client, Rendering.answer(rendered, to: requestID)))
     }

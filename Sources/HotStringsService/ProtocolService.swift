@@ -1,5 +1,6 @@
 import BundleChanges
 import BundleWatcher
+import HotStringsLog
 import HotStringsProtocol
 import HotStringsRelease
 import StringsFormat
@@ -33,6 +34,8 @@ package final class ProtocolService<Rendering: EventRendering> {
         package var webURL: String?
         /// Writes `set` and `remove` into the bundle's files (nil: they are refused).
         package var bundleEditor: BundleEditor?
+        /// Where what the operator should see goes (an `internal` error answered on a line); nothing by default.
+        package var log = LogSink.discarding
         /// Runs a request's work on a worker thread and hands its result back as `ServiceInput.workDone` for that
         /// client and request (the host's workers). Nil runs the work on the spot, blocking: only for tests of the
         /// service alone.
@@ -130,7 +133,8 @@ package final class ProtocolService<Rendering: EventRendering> {
 
     /// Queues the rendered answer to `requestID` of `client`.
     func respond(to client: ClientID, _ requestID: RequestID?, _ result: Result<Answer, ProtocolError>) {
-        outputs.append(.response(client, Rendering.render(ServiceAnswer(requestID: requestID, result: result))))
+        outputs.append(.response(client, Rendering.render(ServiceAnswer(requestID: requestID, result: result),
+                                                          log: environment.log)))
     }
 
     /// How many snapshots are kept for reuse and their bytes (what finding 5's cap bounds).

@@ -57,18 +57,7 @@ package enum StateDirectory {
     /// - Throws: `SystemError` naming the component that could not be created, or `.notDirectory` for one
     ///   that exists and is no directory.
     package static func create(atPath path: String) throws(SystemError) {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            do {
-                try FileSystem.makeDirectory(atPath: prefix, mode: 0o700)
-            } catch where error.errno == .exists {
-                let kind = try FileSystem.status(atPath: prefix).kind
-                guard kind == .directory else {
-                    throw SystemError(operation: "mkdir", path: prefix, errno: .notDirectory)
-                }
-            }
-        }
+        try FileSystem.makeDirectories(atPath: path, mode: 0o700)
     }
 }
 

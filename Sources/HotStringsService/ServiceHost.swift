@@ -1,6 +1,7 @@
 import BundleChanges
 import BundleWatcher
 import Dispatch
+import HotStringsLog
 import HotStringsProtocol
 import HotStringsRelease
 import LinuxSystem
@@ -111,7 +112,7 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
             guard !options.requiresStateDirectory else {
                 throw StartError(stage: .stateDirectory, description: "cannot create the state directory: \(error)")
             }
-            Log.warning("cannot prepare the state directory (select-language will fail): \(error)")
+            options.log.warning("cannot prepare the state directory (select-language will fail): \(error)")
         }
         store = StringsStore(developmentLanguage: options.developmentLanguage.identifier,
                              selectedLanguage: selection?.read(), pseudoLanguages: options.pseudoLanguages)
@@ -231,6 +232,7 @@ package final class ServiceHost<Rendering: EventRendering>: Sendable {
             environment.saveSelection = { language in try selection.write(language) }
         }
         environment.onStoreEvent = hooks.onStoreEvent
+        environment.log = options.log
         if let pullLoop { environment.pullStatus = { pullLoop.status } }
         if var editor = try? BundleEditor(root: watcher.root, developmentLanguage: options.developmentLanguage) {
             editor.lockTimeout = options.editLockTimeout

@@ -1,5 +1,6 @@
 import BundleChanges
 import BundleWatcher
+import HotStringsLog
 import HotStringsProtocol
 import StringsFormat
 
@@ -126,8 +127,9 @@ package protocol EventRendering: SendableMetatype {
     /// A rendered answer (typed, `ServiceAnswer`, unless the transport says otherwise).
     associatedtype RenderedAnswer: Sendable = ServiceAnswer
 
-    /// Renders the answer to a request.
-    static func render(_ answer: ServiceAnswer) -> RenderedAnswer
+    /// Renders the answer to a request; what the operator should see of it (an `internal` error answered on a
+    /// line) goes to `log`.
+    static func render(_ answer: ServiceAnswer, log: LogSink) -> RenderedAnswer
 
     /// `rendered`, an answer rendered with no request id, as the answer to `requestID` (for answers kept and
     /// served again, such as a large `table`'s).
@@ -144,8 +146,8 @@ package protocol EventRendering: SendableMetatype {
 }
 
 extension EventRendering where RenderedAnswer == ServiceAnswer {
-    /// The answer as it is.
-    package static func render(_ answer: ServiceAnswer) -> ServiceAnswer { answer }
+    /// The answer as it is (its client has it, typed: nothing is logged).
+    package static func render(_ answer: ServiceAnswer, log: LogSink) -> ServiceAnswer { answer }
 
     /// The answer with `requestID`.
     package static func answer(_ rendered: ServiceAnswer, to requestID: RequestID?) -> ServiceAnswer {
@@ -160,13 +162,14 @@ extension EventRendering where RenderedAnswer == ServiceAnswer {
 
 /// Events and answers as protocol lines (`EventEncoder`, `ResponseEncoder`), for the daemon's sockets and `watch`.
 package enum WireLines: EventRendering {
-    /// Encodes `answer` as one line, ending in `"\n"`; an `internal` error is logged, as the operator's to see.
-    package static func render(_ answer: ServiceAnswer) -> [UInt8] {
+    /// Encodes `answer` as one line, ending in `"\n"`; an `internal` error is logged to `log`, as the operator's to
+    /// see.
+    package static func render(_ answer: ServiceAnswer, log: LogSink) -> [UInt8] {
         switch answer.result {
         case .success(let typed):
             return ResponseEncoder.success(id: answer.requestID, typed)
         case .failure(let error):
-            if error.code == .internal { Log.warning("answered an error: \(error.message)") }
+            if error.code == .internal { log.warning("answered an error: \(error.message)") }
             return ResponseEncoder.failure(id: answer.requestID, error)
         }
     }

@@ -1,4 +1,5 @@
 import BundleWatcher
+import HotStringsLog
 import HotStringsRelease
 import StringsFormat
 
@@ -26,12 +27,15 @@ package struct ServiceOptions: Sendable {
     /// How long a `set` or `remove` waits for its language folder's lock (which any process that can open the folder
     /// can hold) before it fails with `busy`, counted from when the request reaches the core.
     package private(set) var editLockTimeout = Duration.seconds(5)
+    /// Where the host and its front log: the daemon's and `watch`'s standard error, an embedding app's own sink.
+    package var log: LogSink
 
-    /// Options, checked against `Limits`.
+    /// Options, checked against `Limits`, logging to `log` (the library makes no sink of its own: the front that
+    /// makes the options says where its lines go).
     /// - Throws: `ServiceOptions.Error` naming the first value out of its range.
     package init(bundle: String, developmentLanguage: String, watcher: BundleWatcher.Options = .init(),
-                 stateDirectory: String? = nil, pull: (options: PullOptions, schedule: PullSchedule)? = nil)
-        throws(Error) {
+                 stateDirectory: String? = nil, pull: (options: PullOptions, schedule: PullSchedule)? = nil,
+                 log: LogSink) throws(Error) {
         guard let language = LanguageTag(developmentLanguage), !language.isBase else {
             throw Error(.developmentLanguage, "a language tag such as en or pt-BR")
         }
@@ -48,6 +52,7 @@ package struct ServiceOptions: Sendable {
         self.watcher = watcher
         self.stateDirectory = stateDirectory
         self.pull = pull
+        self.log = log
     }
 
     /// Sets how long an edit waits for its language folder's lock.

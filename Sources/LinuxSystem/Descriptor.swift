@@ -40,6 +40,20 @@ package enum Descriptor {
         return bytes
     }
 
+    /// Everything `fd` gives until end of file (standard input, a pipe, a file), read with `read` in 64 KiB steps.
+    /// - Throws: `SystemError` from `read`, naming `path` when one is given.
+    package static func readToEnd(from fd: Int32, path: String? = nil) throws(SystemError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { buffer in
+                retryingOnInterrupt { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+            }.get("read", path: path)
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
     /// Closes `fd` with `close`; not retried, since on Linux the descriptor is released even on `EINTR`.
     package static func close(_ fd: Int32) {
         _ = Glibc.close(fd)

@@ -65,6 +65,24 @@ extension FileSystem {
         _ = try retryingOnInterrupt { mkdir(path, mode) }.get("mkdir", path: path)
     }
 
+    /// Creates `path` and its missing parents with `mode` (`mkdir -p -m MODE`: every directory it creates gets it);
+    /// directories that exist are left as they are.
+    /// - Throws: `SystemError` naming the component that could not be created, or `.notDirectory` for one that
+    ///   exists and is no directory.
+    package static func makeDirectories(atPath path: String, mode: UInt32) throws(SystemError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            do {
+                try makeDirectory(atPath: prefix, mode: mode)
+            } catch where error.errno == .exists {
+                guard try status(atPath: prefix).kind == .directory else {
+                    throw SystemError(operation: "mkdir", path: prefix, errno: .notDirectory)
+                }
+            }
+        }
+    }
+
     /// Creates a new, empty, private directory `<parent>/<prefix>.XXXXXX` with `mkdtemp` and returns its path.
     /// - Throws: `SystemError` naming the template.
     package static func makeTemporaryDirectory(prefix: String, in parent: String = "/tmp") throws(SystemError)

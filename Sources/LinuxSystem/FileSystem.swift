@@ -141,6 +141,16 @@ package enum FileSystem {
         return try readFile(fd, path: path, maximumSize: maximumSize)
     }
 
+    /// Everything `path` gives until end of file, whatever it names: a regular file, a FIFO or `/dev/stdin` (read
+    /// with `open`, blocking, and `read`), for a file a person names on the command line. A reader of the bundle uses
+    /// `readFile(atPath:maximumSize:)`, which takes regular files only and never blocks.
+    /// - Throws: `SystemError` naming `path`: `.noSuchFileOrDirectory`, `.permissionDenied`, `.isDirectory`.
+    package static func readToEnd(atPath path: String) throws(SystemError) -> [UInt8] {
+        let fd = try retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }.get("open", path: path)
+        defer { _ = close(fd) }
+        return try Descriptor.readToEnd(from: fd, path: path)
+    }
+
     /// Opens `path` for reading with `open(O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)`.
     static func openForReading(atPath path: String) throws(SystemError) -> Int32 {
         try retryingOnInterrupt { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }.get("open", path: path)

@@ -40,7 +40,8 @@ final class LoopHarness {
         listener = try UnixSocket.listen(atPath: socketPath)
         let log = ReportLog()
         self.log = log
-        loop = try IOLoop(listener: listener, limits: limits, admits: { _ in true }, toCore: { input in
+        loop = try IOLoop(listener: listener, limits: limits, log: .discarding,
+                          admits: { _ in true }, toCore: { input in
             switch input {
             case .requestLine(let id, let line):
                 let text = String(decoding: line, as: UTF8.self)

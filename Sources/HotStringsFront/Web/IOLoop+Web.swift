@@ -64,7 +64,7 @@ extension IOLoop {
             do {
                 accepted = try LoopbackSocket.accept(web.listener)
             } catch {
-                Log.warning("web: cannot accept a connection: \(error)")
+                log.warning("web: cannot accept a connection: \(error)")
                 return
             }
             guard let fd = accepted else { return }
@@ -133,12 +133,12 @@ extension IOLoop {
             case .incomplete:
                 return
             case .refused(let status, let reason):
-                Log.warning("web: refused a request (\(status.code)): \(reason)")
+                log.warning("web: refused a request (\(status.code)): \(reason)")
                 finishWeb(web, fd, .text(status, reason), keepsAlive: false, &state)
                 return
             case .head(let head, let length):
                 guard head.contentLength <= web.limits.bodyBytes else {
-                    Log.warning("web: refused a body of \(head.contentLength) bytes (413)")
+                    log.warning("web: refused a body of \(head.contentLength) bytes (413)")
                     finishWeb(web, fd, .text(.contentTooLarge, "bodies are limited to \(web.limits.bodyBytes) bytes"),
                               keepsAlive: false, &state)
                     return
@@ -156,7 +156,7 @@ extension IOLoop {
                        _ state: inout State) {
         switch web.access.check(head) {
         case .refused(let reason):
-            Log.warning("web: refused \(DisplayText.escaped(head.method, limit: 16)) "
+            log.warning("web: refused \(DisplayText.escaped(head.method, limit: 16)) "
                 + "\(DisplayText.escaped(head.path, limit: 200)) (403): \(DisplayText.escaped(reason, limit: 200))")
             finishWeb(web, fd, .text(.forbidden, "forbidden"), keepsAlive: head.keepsAlive, &state)
         case .redirect(let location, let cookie):
@@ -232,7 +232,7 @@ extension IOLoop {
                 connection.deadline = .now + web.limits.lingerTimeout
             }
         } else if connection.isEventStream, connection.output.count - connection.written > web.limits.eventBytes {
-            Log.warning("web: closing an event stream that stopped reading")
+            log.warning("web: closing an event stream that stopped reading")
             closeWeb(fd, &state)
             return
         }
@@ -278,7 +278,7 @@ extension IOLoop {
             guard let deadline = connection.deadline, deadline <= now else { continue }
             switch connection.stage {
             case .request:
-                Log.warning("web: a request took longer than \(web.limits.requestTimeout) (408)")
+                log.warning("web: a request took longer than \(web.limits.requestTimeout) (408)")
                 finishWeb(web, fd, .text(.requestTimeout, "request timeout"), keepsAlive: false, &state)
             default:
                 closeWeb(fd, &state)

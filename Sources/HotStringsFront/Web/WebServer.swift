@@ -1,3 +1,4 @@
+import HotStringsLog
 import LinuxSystem
 
 /// What the I/O loop needs to serve the page: the loopback listener, the access rules and the limits.
@@ -33,11 +34,12 @@ package struct WebServer: Sendable {
     /// The page's address with the token, as logged at start and shown by `status`.
     package var url: String { "http://127.0.0.1:\(access.port)/?token=\(access.token)" }
 
-    /// The page's listener on 127.0.0.1 and its token (saved in the state directory, or new).
+    /// The page's listener on 127.0.0.1 and its token (saved in the state directory, or new: said to `log`).
     /// - Throws: a `SystemError` when the port cannot be bound or the kernel gives no random bytes.
-    package static func open(_ options: WebOptions, stateDirectory: String?, root: String)
+    package static func open(_ options: WebOptions, stateDirectory: String?, root: String, log: LogSink)
         throws(SystemError) -> WebServer {
-        let token = try WebToken.load(stateDirectory: stateDirectory, root: root, rotating: options.rotatesToken)
+        let token = try WebToken.load(stateDirectory: stateDirectory, root: root, rotating: options.rotatesToken,
+                                      log: log)
         let listener = try LoopbackSocket.listen(port: options.port)
         do {
             let port = try LoopbackSocket.port(of: listener)
