@@ -13,9 +13,9 @@ extension ExitCode {
 }
 
 /// What one request to the daemon came to.
-enum ClientAnswer {
-    /// The response's members other than `id` and `ok`, in the daemon's order.
-    case result(JSONValue)
+enum ClientAnswer<Body: AnswerBody> {
+    /// The answer, and its members as the daemon wrote them (for printing the answer as it is, `--json`).
+    case result(Body, AnswerFields)
     /// The daemon answered with an error.
     case refused(ProtocolError)
     /// The conversation failed; the problem is printed and this is the exit code.
@@ -91,8 +91,10 @@ struct ClientOptions {
         }
     }
 
-    /// Connects, sends one request and returns its answer; connection problems are printed.
-    func send<Output, ErrorOutput>(_ request: Request, io: inout CommandIO<Output, ErrorOutput>) -> ClientAnswer {
+    /// Connects, sends one request and returns its answer, read as `Body`; connection problems (and an answer that is
+    /// no `Body`) are printed.
+    func send<Body: AnswerBody, Output, ErrorOutput>(_ request: Request, as body: Body.Type,
+                                                     io: inout CommandIO<Output, ErrorOutput>) -> ClientAnswer<Body> {
         let connection: LineConnection
         switch connect(io: &io) {
         case .connected(let opened): connection = opened
@@ -101,7 +103,12 @@ struct ClientOptions {
         defer { connection.close() }
         do {
             switch try connection.request(request, timeout: timeout) {
-            case .success(let result): return .result(result)
+            case .success(let fields):
+                do {
+                    return .result(try Body(fields), fields)
+                } catch {
+                    return .failed(report(.malformed(path: connection.path, reason: error.reason), io: &io))
+                }
             case .failure(let error): return .refused(error)
             }
         } catch {

@@ -48,7 +48,7 @@ struct SetCommand: Command {
     static let forces: CommandOption<Bool> = .flag(
         "force", help: "Write a value whose format specifiers lint judges an error (a %d translated as %@).")
 
-    var write: Write
+    var edit: Edit
     var target: EditOptions
 
     init(arguments: ParsedArguments) throws(UsageError) {
@@ -59,17 +59,18 @@ struct SetCommand: Command {
         let form = try arguments[Self.form]
         let variable = try arguments[Self.variable]
         if variable != nil && form == nil { throw UsageError("--variable names the variable of a --form") }
-        write = Write(key: arguments.positionals[0], value: arguments.positionals[1], language: target.language,
-                      table: target.table, form: form, variable: variable, device: try arguments[Self.device],
-                      comment: try arguments[Self.comment], createLanguage: try arguments[Self.createsLanguage],
-                      force: try arguments[Self.forces])
-        if (form != nil || write.device != nil) && write.comment != nil {
+        let device = try arguments[Self.device]
+        let comment = try arguments[Self.comment]
+        if (form != nil || device != nil) && comment != nil {
             throw UsageError("--comment is for a new entry, not a --form or a --device")
         }
+        edit = Edit(key: arguments.positionals[0], value: arguments.positionals[1], language: target.language,
+                    table: target.table, form: form, variable: variable, device: device, comment: comment,
+                    createsLanguage: try arguments[Self.createsLanguage], isForced: try arguments[Self.forces])
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        target.perform(.set(write), BundleEditor.Edit(write), io: &io)
+        target.perform(edit, io: &io)
     }
 }
 
@@ -101,9 +102,7 @@ struct RemoveCommand: Command {
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        let request = Request.remove(key: key, language: target.language, table: target.table)
-        let edit = BundleEditor.Edit(key: key, language: target.language, table: target.table, change: .removal)
-        return target.perform(request, edit, io: &io)
+        target.perform(Edit(key: key, language: target.language, table: target.table, change: .removal), io: &io)
     }
 }
 
@@ -136,9 +135,9 @@ struct EditOptions {
         client = try ClientOptions(arguments)
     }
 
-    /// Sends `request` to the daemon, or with `--bundle` makes `edit` on the files; prints the file written.
-    func perform<Output, ErrorOutput>(_ request: Request, _ edit: BundleEditor.Edit,
-                                      io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
+    /// Asks the daemon for `edit` (a `set`, or a `remove` for a removal), or with `--bundle` makes it on the files;
+    /// prints the file written.
+    func perform<Output, ErrorOutput>(_ edit: Edit, io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         if let bundle {
             do throws(BundleEditor.Failure) {
                 var editor = try BundleEditor(root: bundle, developmentLanguage: developmentLanguage)
@@ -152,9 +151,14 @@ struct EditOptions {
                 return ClientOptions.report(ProtocolError(error), io: &io)
             }
         }
-        switch client.send(request, io: &io) {
-        case .result(let result):
-            io.stdout.write(DisplayText.escaped(result["file"]?.stringValue ?? "") + "\n")
+        let request: Request = if case .removal = edit.change {
+            .remove(key: edit.key, language: edit.language, table: edit.table)
+        } else {
+            .set(edit)
+        }
+        switch client.send(request, as: EditAnswer.self, io: &io) {
+        case .result(let answer, _):
+            io.stdout.write(DisplayText.escaped(answer.file) + "\n")
             return ExitCode.success
         case .refused(let error):
             return ClientOptions.report(error, io: &io)

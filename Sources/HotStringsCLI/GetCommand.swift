@@ -70,18 +70,17 @@ struct GetCommand: Command {
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        let result: JSONValue
-        switch client.send(.get(key: key, table: table, languages: languages), io: &io) {
-        case .result(let answer): result = answer
+        let (answer, fields): (GetAnswer, AnswerFields)
+        switch client.send(.get(key: key, table: table, languages: languages), as: GetAnswer.self, io: &io) {
+        case .result(let value, let received): (answer, fields) = (value, received)
         case .refused(let error): return ClientOptions.report(error, io: &io)
         case .failed(let code): return code
         }
-        let isFound = result["found"]?.boolValue == true
         if printsJSON {
-            io.stdout.write("\(result)\n")
-            return isFound ? ExitCode.success : ExitCode.failure
+            io.stdout.write("\(fields.json)\n")
+            return answer.isFound ? ExitCode.success : ExitCode.failure
         }
-        guard isFound, let value = result["value"]?.stringValue else {
+        guard answer.isFound else {
             let tried = languages.isEmpty
                 ? "" : " (tried \(DisplayText.escaped(languages.joined(separator: ", "))) and the fallbacks)"
             let quoted = ClientText.key(key) == key ? "'\(key)'" : ClientText.key(key)
@@ -89,11 +88,11 @@ struct GetCommand: Command {
             return ExitCode.failure
         }
         guard !formatArguments.isEmpty else {
-            io.stdout.write(value + "\n")
+            io.stdout.write(answer.value + "\n")
             return ExitCode.success
         }
         do throws(FormatError) {
-            io.stdout.write(try format(value, answer: result) + "\n")
+            io.stdout.write(try format(answer) + "\n")
             return ExitCode.success
         } catch {
             io.printError("cannot format '\(ClientText.key(key))' with the arguments: \(error)")
@@ -102,11 +101,11 @@ struct GetCommand: Command {
     }
 
     /// The answer's rule formatted with the language that answered, or its plain value like `String(format:)`.
-    private func format(_ value: String, answer: JSONValue) throws(FormatError) -> String {
-        guard let json = answer["rule"], let rule = PropertyListValue(json: json) else {
-            return try StringsdictFormatter.format(value, arguments: formatArguments)
+    private func format(_ answer: GetAnswer) throws(FormatError) -> String {
+        guard let json = answer.rule, let rule = PropertyListValue(json: json) else {
+            return try StringsdictFormatter.format(answer.value, arguments: formatArguments)
         }
         let entry = try StringsdictEntry(key: key, rule)
-        return try formatter.format(entry, language: answer["language"]?.stringValue ?? "", arguments: formatArguments)
+        return try formatter.format(entry, language: answer.language ?? "", arguments: formatArguments)
     }
 }

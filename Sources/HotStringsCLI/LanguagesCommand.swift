@@ -62,13 +62,13 @@ struct LanguagesCommand: Command {
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        switch client.send(.languages, io: &io) {
-        case .result(let result):
+        switch client.send(.languages, as: LanguagesAnswer.self, io: &io) {
+        case .result(let answer, let fields):
             if resolves != nil || accepts != nil {
-                let steps = Self.resolve(resolves ?? [], accepting: accepts, in: result)
+                let steps = Self.resolve(resolves ?? [], accepting: accepts, in: answer)
                 io.stdout.write(printsJSON ? "\(Self.json(steps))\n" : ClientText.chain(steps))
             } else {
-                io.stdout.write(printsJSON ? "\(result)\n" : ClientText.languages(result))
+                io.stdout.write(printsJSON ? "\(fields.json)\n" : ClientText.languages(answer))
             }
             return ExitCode.success
         case .refused(let error):
@@ -82,11 +82,10 @@ struct LanguagesCommand: Command {
     /// describes, as the daemon resolves it: the same `LanguageMatcher` over the same languages, selection and
     /// development language.
     static func resolve(_ preferences: [String], accepting header: AcceptLanguage? = nil,
-                        in result: JSONValue) -> [LanguageMatcher.Step] {
-        let languages = (result["languages"]?.arrayValue ?? []).compactMap { $0["language"]?.stringValue }
-        let matcher = LanguageMatcher(languages: languages.compactMap { LanguageTag($0) })
-        let selected = result["selected"]?.stringValue.flatMap { LanguageTag($0) }
-        let development = result["developmentLanguage"]?.stringValue.flatMap { LanguageTag($0) } ?? .base
+                        in answer: LanguagesAnswer) -> [LanguageMatcher.Step] {
+        let matcher = LanguageMatcher(languages: answer.languages.compactMap { LanguageTag($0.language) })
+        let selected = answer.selected.flatMap { LanguageTag($0) }
+        let development = LanguageTag(answer.developmentLanguage) ?? .base
         if let header {
             return matcher.resolve(acceptLanguage: header, selected: selected, development: development)
         }

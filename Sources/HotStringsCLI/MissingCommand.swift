@@ -52,9 +52,9 @@ struct MissingCommand: Command {
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
         if writes { return write(io: &io) }
-        switch client.send(.missing(language: language?.identifier, table: table), io: &io) {
-        case .result(let result):
-            io.stdout.write(printsJSON ? "\(result)\n" : Self.text(result))
+        switch client.send(.missing(language: language?.identifier, table: table), as: MissingAnswer.self, io: &io) {
+        case .result(let answer, let fields):
+            io.stdout.write(printsJSON ? "\(fields.json)\n" : Self.text(answer))
             return ExitCode.success
         case .refused(let error):
             return ClientOptions.report(error, io: &io)
@@ -64,14 +64,14 @@ struct MissingCommand: Command {
     }
 
     /// The answer as aligned lines: count, kind, language (-> servedBy), table, key; then the drops.
-    static func text(_ result: JSONValue) -> String {
-        let entries = result["entries"]?.arrayValue ?? []
+    static func text(_ answer: MissingAnswer) -> String {
         var rows: [[String]] = []
-        for entry in entries {
-            let text = { (name: String) in DisplayText.escaped(entry[name]?.stringValue ?? "?") }
-            var language = text("language")
-            if entry["servedBy"]?.stringValue != nil { language += " -> " + text("servedBy") }
-            rows.append([String(entry["count"]?.int64Value ?? 0), text("kind"), language, text("table"), text("key")])
+        for entry in answer.entries {
+            let identity = entry.identity
+            var language = DisplayText.escaped(identity.language)
+            if let servedBy = identity.servedBy { language += " -> " + DisplayText.escaped(servedBy) }
+            rows.append([String(entry.count), identity.kind.rawValue, language, DisplayText.escaped(identity.table),
+                         DisplayText.escaped(identity.key)])
         }
         var output = rows.isEmpty ? "no missing keys reported\n" : ""
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -82,10 +82,9 @@ struct MissingCommand: Command {
             }
             output += (padded + [row[4]]).joined(separator: "  ") + "\n"
         }
-        let dropped = result["dropped"]?.int64Value ?? 0
-        let droppedByClients = result["droppedByClients"]?.int64Value ?? 0
-        if dropped > 0 || droppedByClients > 0 {
-            output += "dropped: \(dropped) by the daemon's cap, \(droppedByClients) lookups by clients' caps\n"
+        if answer.dropped > 0 || answer.droppedByClients > 0 {
+            output += "dropped: \(answer.dropped) by the daemon's cap, \(answer.droppedByClients) lookups by clients' "
+                + "caps\n"
         }
         return output
     }
@@ -99,25 +98,22 @@ struct MissingCommand: Command {
         }
         defer { connection.close() }
         do {
-            let hello = try connection.request(.hello(client: "hotstrings missing --write"), timeout: client.timeout)
+            let hello = try connection.request(.hello(client: "hotstrings missing --write"), as: HelloAnswer.self,
+                                               timeout: client.timeout)
             let list = try connection.request(.missing(language: language?.identifier, table: table),
-                                              timeout: client.timeout)
-            let (greeting, answer): (JSONValue, JSONValue)
+                                              as: MissingAnswer.self, timeout: client.timeout)
+            let (greeting, answer): (HelloAnswer, MissingAnswer)
             switch (hello, list) {
             case (.success(let first), .success(let second)): (greeting, answer) = (first, second)
             case (.failure(let error), _), (_, .failure(let error)): return ClientOptions.report(error, io: &io)
             }
-            guard let development = greeting["developmentLanguage"]?.stringValue else {
-                io.printError("the daemon's hello names no development language")
-                return ExitCode.connectionLost
-            }
             var code = ExitCode.success
             for (table, key, comment) in Self.newEntries(answer) {
-                let write = Write(key: key, value: key, language: development, table: table, comment: comment)
-                switch try connection.request(.set(write), timeout: client.timeout) {
-                case .success(let result):
-                    let file = DisplayText.escaped(result["file"]?.stringValue ?? "?")
-                    io.stdout.write("\(file)  \(DisplayText.escaped(key))\n")
+                let edit = Edit(key: key, value: key, language: greeting.developmentLanguage, table: table,
+                                comment: comment)
+                switch try connection.request(.set(edit), as: EditAnswer.self, timeout: client.timeout) {
+                case .success(let written):
+                    io.stdout.write("\(DisplayText.escaped(written.file))  \(DisplayText.escaped(key))\n")
                 case .failure(let error):
                     io.printError("\(table)/\(key): \(error.message)")
                     code = ExitCode.failure
@@ -132,27 +128,25 @@ struct MissingCommand: Command {
     /// The missing keys of a `missing` answer, once per table and key, with a comment naming the languages that
     /// asked for them, how often, and when last: `Reported missing by running apps: de-CH, fr (7 lookups, last
     /// 2026-12-04T22:33:40.002Z)`.
-    static func newEntries(_ answer: JSONValue) -> [(table: String, key: String, comment: String)] {
-        var seen: [String: [String: (languages: [String], count: Int64, last: String)]] = [:]
+    static func newEntries(_ answer: MissingAnswer) -> [(table: String, key: String, comment: String)] {
+        var seen: [String: [String: (languages: [String], count: Int64, last: Int64)]] = [:]
         var order: [(String, String)] = []
-        for entry in answer["entries"]?.arrayValue ?? [] where entry["kind"]?.stringValue == "missing" {
-            guard let table = entry["table"]?.stringValue, let key = entry["key"]?.stringValue else { continue }
-            let language = entry["language"]?.stringValue ?? "?"
-            let last = entry["lastSeen"]?.stringValue ?? ""
+        for entry in answer.entries where entry.identity.kind == .missing {
+            let (table, key, language) = (entry.identity.table, entry.identity.key, entry.identity.language)
             if var kept = seen[table]?[key] {
                 if !kept.languages.contains(language) { kept.languages.append(language) }
-                kept.count += entry["count"]?.int64Value ?? 0
-                kept.last = max(kept.last, last)
+                kept.count += entry.count
+                kept.last = max(kept.last, entry.lastSeen)
                 seen[table]?[key] = kept
             } else {
-                seen[table, default: [:]][key] = ([language], entry["count"]?.int64Value ?? 0, last)
+                seen[table, default: [:]][key] = ([language], entry.count, entry.lastSeen)
                 order.append((table, key))
             }
         }
         return order.compactMap { table, key in
             guard let found = seen[table]?[key] else { return nil }
             let comment = "Reported missing by running apps: \(found.languages.joined(separator: ", ")) "
-                + "(\(found.count) lookups, last \(found.last))"
+                + "(\(found.count) lookups, last \(RFC3339.string(milliseconds: found.last)))"
             return (table, key, comment)
         }
     }

@@ -5,12 +5,14 @@ import StringsFormat
 /// A command that asks the daemon one question without arguments and prints the answer: as text for people,
 /// or with `--json` as the daemon gave it.
 protocol ReportCommand: Command {
+    /// The answer the request gets.
+    associatedtype Body: AnswerBody
     /// The request the command sends.
     static var request: Request { get }
     /// The answer as text for people.
-    static func text(_ result: JSONValue) -> String
+    static func text(_ answer: Body) -> String
     /// Warnings the answer calls for, printed on standard error whether or not `--json` is given.
-    static func warnings(_ result: JSONValue) -> [String]
+    static func warnings(_ answer: Body) -> [String]
 
     var printsJSON: Bool { get }
     var client: ClientOptions { get }
@@ -18,17 +20,17 @@ protocol ReportCommand: Command {
 }
 
 extension ReportCommand {
-    static func warnings(_ result: JSONValue) -> [String] { [] }
+    static func warnings(_ answer: Body) -> [String] { [] }
 
     init(arguments: ParsedArguments) throws(UsageError) {
         self.init(printsJSON: try arguments[ReportOptions.printsJSON], client: try ClientOptions(arguments))
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        switch client.send(Self.request, io: &io) {
-        case .result(let result):
-            io.stdout.write(printsJSON ? "\(result)\n" : Self.text(result))
-            for warning in Self.warnings(result) { io.printWarning(warning) }
+        switch client.send(Self.request, as: Body.self, io: &io) {
+        case .result(let answer, let fields):
+            io.stdout.write(printsJSON ? "\(fields.json)\n" : Self.text(answer))
+            for warning in Self.warnings(answer) { io.printWarning(warning) }
             return ExitCode.success
         case .refused(let error):
             return ClientOptions.report(error, io: &io)
@@ -67,11 +69,11 @@ struct StatusCommand: ReportCommand {
     )
     static let request = Request.status
 
-    static func text(_ result: JSONValue) -> String { ClientText.status(result) }
+    static func text(_ answer: StatusAnswer) -> String { ClientText.status(answer) }
 
     /// A release that expires within a day: pullers with trusted keys refuse it once it has expired.
-    static func warnings(_ result: JSONValue) -> [String] {
-        guard let expires = result["releaseInfo"]?["expires"]?.stringValue, let date = ReleaseTime.date(expires),
+    static func warnings(_ answer: StatusAnswer) -> [String] {
+        guard let expires = answer.releaseInfo?.expires, let date = ReleaseTime.date(expires),
               date.timeIntervalSinceNow < 86_400 else { return [] }
         let when = date.timeIntervalSinceNow < 0 ? "expired at" : "expires at"
         return ["the installed release \(when) \(expires): publish again with --sign to extend it (docs/DEPLOY.md)"]

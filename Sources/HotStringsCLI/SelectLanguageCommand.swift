@@ -42,9 +42,9 @@ struct SelectLanguageCommand: Command {
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        switch client.send(.selectLanguage(language), io: &io) {
-        case .result(let result):
-            if let selected = result["selected"]?.stringValue {
+        switch client.send(.selectLanguage(language), as: SelectLanguageAnswer.self, io: &io) {
+        case .result(let answer, _):
+            if let selected = answer.selected {
                 io.stdout.write(DisplayText.escaped(selected) + "\n")
             }
             return ExitCode.success

@@ -33,19 +33,13 @@ struct TableCommand: Command {
     }
 
     func run<Output, ErrorOutput>(io: inout CommandIO<Output, ErrorOutput>) -> Int32 {
-        let result: JSONValue
-        switch client.send(.table(language: language, table: table), io: &io) {
-        case .result(let answer): result = answer
+        let answer: TableAnswer
+        switch client.send(.table(language: language, table: table), as: TableAnswer.self, io: &io) {
+        case .result(let table, _): answer = table
         case .refused(let error): return ClientOptions.report(error, io: &io)
         case .failed(let code): return code
         }
-        guard let entries = result["entries"]?.objectMembers else {
-            io.printError("the daemon's answer has no entries")
-            return ExitCode.connectionLost
-        }
-        let members = entries.map { key, value in
-            (key, value.stringValue.map(JSONWriter.quoted) ?? value.description)
-        }
+        let members = answer.entries.map { key, value in (key, JSONWriter.quoted(value)) }
         io.stdout.write(JSONWriter.prettyObject(members) + "\n")
         return ExitCode.success
     }

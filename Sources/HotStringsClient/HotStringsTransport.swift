@@ -1,5 +1,4 @@
 import HotStringsProtocol
-import StringsFormat
 
 /// How a `LiveStrings` reaches a source of tables: the daemon's socket, or a store in the same process.
 ///
@@ -16,11 +15,11 @@ package protocol HotStringsTransport: AnyObject, Sendable {
     /// `.connected` makes the engine send what it needs again). Must not block or call the handler.
     func send(_ command: TransportCommand)
 
-    /// Sends `request` and returns the members of its successful response other than `id` and `ok`.
+    /// Sends `request` and returns its answer.
     ///
     /// - Throws: `LiveStringsError`: `.notConnected` at once when there is no connection, `.rejected` when
     ///   the source answered with an error, `.connectionLost` or `.timedOut` otherwise.
-    func request(_ request: Request) async throws(LiveStringsError) -> [String: JSONValue]
+    func request(_ request: Request) async throws(LiveStringsError) -> Answer
 
     /// Stops for good: closes the connection and delivers nothing more (an event being delivered finishes).
     func stop()
@@ -62,13 +61,9 @@ package struct ServerInfo: Sendable, Equatable {
         self.developmentLanguage = developmentLanguage
     }
 
-    /// Reads a `languages` answer: `languages` (`[{language, tables}]`), `selected`, `developmentLanguage`.
-    package init?(languagesResponse fields: [String: JSONValue]) {
-        guard let list = fields["languages"]?.arrayValue,
-              let development = fields["developmentLanguage"]?.stringValue
-        else { return nil }
-        languages = list.compactMap { $0["language"]?.stringValue }
-        selectedLanguage = fields["selected"]?.stringValue
-        developmentLanguage = development
+    /// The facts of a `languages` answer.
+    package init(_ answer: LanguagesAnswer) {
+        self.init(languages: answer.languages.map(\.language), selectedLanguage: answer.selected,
+                  developmentLanguage: answer.developmentLanguage)
     }
 }

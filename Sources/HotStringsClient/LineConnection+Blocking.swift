@@ -1,6 +1,5 @@
 import HotStringsProtocol
 import LinuxSystem
-import StringsFormat
 
 /// One line read in the blocking style, or why there is none.
 package enum IncomingLine: Sendable, Equatable {
@@ -15,11 +14,11 @@ package enum IncomingLine: Sendable, Equatable {
 extension LineConnection {
     /// Sends `request` and waits up to `timeout` for its response (the CLI's and the tests' style).
     ///
-    /// Returns the response's members other than `id` and `ok`, in the order the daemon wrote them, or the
-    /// error it answered with. Events that arrive meanwhile are kept for `nextEvent()`.
+    /// Returns the response's members other than `id` and `ok`, as the daemon wrote them (to be read as the op's
+    /// answer), or the error it answered with. Events that arrive meanwhile are kept for `nextEvent()`.
     /// - Throws: `ConnectionError` when the request cannot be sent or no valid response arrives in time.
     package func request(_ request: Request, timeout: Duration) throws(ConnectionError)
-        -> Result<JSONValue, ProtocolError>
+        -> Result<AnswerFields, ProtocolError>
     {
         let id = RequestID.number(queue(request))
         let deadline = ContinuousClock.now + timeout
@@ -30,35 +29,39 @@ extension LineConnection {
             case .closed: throw .connectionLost(path: path)
             case .interrupted: throw .interrupted
             }
-            let value: JSONValue
-            do {
-                value = try JSONValue(parsing: line)
-            } catch {
-                throw .malformed(path: path, reason: "invalid JSON: \(error)")
-            }
-            guard let members = value.objectMembers else { throw .malformed(path: path, reason: "not a JSON object") }
-            if value["event"] != nil {
-                pendingEvents.append(line)
-                continue
-            }
-            guard let isOK = value["ok"]?.boolValue else {
-                throw .malformed(path: path, reason: "a line that is neither an event nor a response")
-            }
-            if let echoed = value["id"], !echoed.isNull, echoed != id.json {
-                throw .malformed(path: path, reason: "a response to request \(echoed) while waiting for \(id)")
-            }
-            if isOK {
-                return .success(.object(members.filter { $0.0 != "id" && $0.0 != "ok" }))
-            }
             let message: ServerMessage
             do {
                 message = try ServerMessage.decode(line)
             } catch {
                 throw .malformed(path: path, reason: error.reason)
             }
-            guard case .response(_, .failure(let error)) = message else {
-                throw .malformed(path: path, reason: "a failed response without an error")
+            switch message {
+            case .event:
+                pendingEvents.append(line)
+            case .response(let echoed, let result):
+                if let echoed, echoed != id {
+                    throw .malformed(path: path, reason: "a response to request \(echoed) while waiting for \(id)")
+                }
+                return result
             }
+        }
+    }
+
+    /// Sends `request`, waits up to `timeout` for its response and reads it as `Body`, the op's answer.
+    ///
+    /// - Throws: `ConnectionError` when the request cannot be sent, no valid response arrives in time, or the
+    ///   response is not a `Body` (`.malformed`, naming the member).
+    package func request<Body: AnswerBody>(_ request: Request, as body: Body.Type, timeout: Duration)
+        throws(ConnectionError) -> Result<Body, ProtocolError>
+    {
+        switch try self.request(request, timeout: timeout) {
+        case .success(let fields):
+            do {
+                return .success(try Body(fields))
+            } catch {
+                throw .malformed(path: path, reason: error.reason)
+            }
+        case .failure(let error):
             return .failure(error)
         }
     }

@@ -26,9 +26,9 @@ extension LiveStrings {
     public func set(_ key: String, to value: String, language: String, table: String = LiveStrings.defaultTable,
                     form: String? = nil, variable: String? = nil, device: String? = nil, comment: String? = nil,
                     createLanguage: Bool = false, force: Bool = false) async throws(LiveStringsError) -> String {
-        let write = Write(key: key, value: value, language: language, table: table, form: form, variable: variable,
-                          device: device, comment: comment, createLanguage: createLanguage, force: force)
-        return try await transport.request(.set(write))["file"]?.stringValue ?? ""
+        let edit = Edit(key: key, value: value, language: language, table: table, form: form, variable: variable,
+                        device: device, comment: comment, createsLanguage: createLanguage, isForced: force)
+        return try await writtenFile(.set(edit))
     }
 
     /// Removes `key`'s entry in `language` from where it is served, through the daemon (or the embedded host).
@@ -37,6 +37,12 @@ extension LiveStrings {
     @discardableResult
     public func remove(_ key: String, language: String, table: String = LiveStrings.defaultTable)
         async throws(LiveStringsError) -> String {
-        try await transport.request(.remove(key: key, language: language, table: table))["file"]?.stringValue ?? ""
+        try await writtenFile(.remove(key: key, language: language, table: table))
+    }
+
+    /// The file an edit wrote, relative to the bundle.
+    private func writtenFile(_ request: Request) async throws(LiveStringsError) -> String {
+        guard case .edit(let written) = try await transport.request(request) else { return "" }
+        return written.file
     }
 }

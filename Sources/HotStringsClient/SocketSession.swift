@@ -4,20 +4,12 @@ import LinuxSystem
 /// One connection to the daemon, used only by the transport's thread: the `LiveStrings` protocol conversation
 /// (hello, subscriptions, requests with deadlines) over a `LineConnection` driven by the thread's loop.
 final class SocketSession {
-    /// What a request in flight was for.
-    private enum Pending {
-        case hello
-        case subscribe
-        case serverInfo
-        case user(deadline: ContinuousClock.Instant, SocketTransport.Reply)
-    }
-
     /// The connection; its `interrupter` wakes the loop from other threads.
     let connection: LineConnection
     /// Whether the daemon answered anything on this connection.
     private(set) var hasAnswered = false
     private let clientName: String?
-    private var pending: [Int64: Pending] = [:]
+    private var pending: [Int64: PendingRequest] = [:]
     private var isClosed = false
 
     /// Connects to `options.path` and checks the server with `options.trust`.
@@ -37,15 +29,16 @@ final class SocketSession {
     /// and `languages` answer in the order they arrived.
     func run(handler: (TransportEvent) -> Void, takeOutgoing: () -> [SocketTransport.Outgoing],
              isStopped: () -> Bool) -> String {
-        queue(.hello(client: clientName), as: .hello)
+        queue(PendingRequest(.hello(client: clientName), .handshake))
         while true {
             if isStopped() { return "stopped" }
             for item in takeOutgoing() {
                 switch item {
-                case .command(.subscribe(let subscription)): queue(.subscribe(subscription), as: .subscribe)
-                case .command(.refreshServerInfo): queue(.languages, as: .serverInfo)
+                case .command(.subscribe(let subscription)):
+                    queue(PendingRequest(.subscribe(subscription), .handshake))
+                case .command(.refreshServerInfo): queue(PendingRequest(.languages, .serverInfo))
                 case .request(let request, let deadline, let reply):
-                    queue(request, as: .user(deadline: deadline, reply))
+                    queue(PendingRequest(request, .reply(reply), deadline: deadline))
                 }
             }
             do {
@@ -68,13 +61,15 @@ final class SocketSession {
         }
         guard !isClosed else { return }
         isClosed = true
-        for case .user(_, let reply) in pending.values { reply.resume(returning: .failure(.connectionLost)) }
+        for case .reply(let reply) in pending.values.map(\.purpose) {
+            reply.resume(returning: .failure(.connectionLost))
+        }
         pending = [:]
         connection.close()
     }
 
-    private func queue(_ request: Request, as kind: Pending) {
-        pending[connection.queue(request)] = kind
+    private func queue(_ request: PendingRequest) {
+        pending[connection.queue(request.request)] = request
     }
 
     private func dispatch(_ line: [UInt8], handler: (TransportEvent) -> Void) {
@@ -87,18 +82,18 @@ final class SocketSession {
             guard let event = try? ServerEvent(name: name, body: body) else { return }
             handler(.event(epoch: epoch, seq: seq, event))
         case .response(.number(let id)?, let result):
-            guard let kind = pending.removeValue(forKey: id) else { return }
-            switch kind {
-            case .hello, .subscribe:
-                break
-            case .serverInfo:
-                if case .success(let fields) = result, let info = ServerInfo(languagesResponse: fields) {
-                    handler(.serverInfo(info))
-                }
-            case .user(_, let reply):
-                reply.resume(returning: result.mapError { error in
-                    .rejected(code: error.code.rawValue, message: error.message, available: error.available)
-                })
+            guard let request = pending[id] else { return }
+            guard let outcome = request.outcome(reading: result) else {
+                // Unreadable, as a line that is no JSON: a caller's request waits for its deadline, the transport's
+                // own are done with.
+                if case .reply = request.purpose {} else { pending[id] = nil }
+                return
+            }
+            pending[id] = nil
+            switch outcome {
+            case .none: break
+            case .serverInfo(let info): handler(.serverInfo(info))
+            case .reply(let reply, let answer): reply.resume(returning: answer)
             }
         case .response:
             break
@@ -107,8 +102,8 @@ final class SocketSession {
 
     private func expireRequests() {
         let now = ContinuousClock.now
-        for (id, kind) in pending {
-            if case .user(let deadline, let reply) = kind, deadline <= now {
+        for (id, request) in pending {
+            if case .reply(let reply) = request.purpose, let deadline = request.deadline, deadline <= now {
                 pending[id] = nil
                 reply.resume(returning: .failure(.timedOut))
             }
@@ -118,7 +113,7 @@ final class SocketSession {
     /// Until the next request deadline; forever otherwise (the poller also wakes for room to write).
     private func waitTimeout() -> Duration? {
         var earliest: ContinuousClock.Instant?
-        for case .user(let deadline, _) in pending.values where earliest.map({ deadline < $0 }) ?? true {
+        for case let deadline? in pending.values.map(\.deadline) where earliest.map({ deadline < $0 }) ?? true {
             earliest = deadline
         }
         return earliest.map { max($0 - .now, .zero) }

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import HotStringsProtocol
 import LinuxSystem
-import StringsFormat
 import Synchronization
 
 /// The transport to a `hotstrings serve` daemon over its Unix socket.
@@ -30,11 +29,8 @@ final class SocketTransport: HotStringsTransport {
     /// A request or command waiting for the thread to send it.
     enum Outgoing: Sendable {
         case command(TransportCommand)
-        case request(Request, deadline: ContinuousClock.Instant, Reply)
+        case request(Request, deadline: ContinuousClock.Instant, AnswerReply)
     }
-
-    /// Where a request's answer goes.
-    typealias Reply = CheckedContinuation<Result<[String: JSONValue], LiveStringsError>, Never>
 
     /// What the caller threads and the connection thread share.
     struct Shared {
@@ -83,9 +79,9 @@ final class SocketTransport: HotStringsTransport {
         _ = enqueue(.command(command))
     }
 
-    func request(_ request: Request) async throws(LiveStringsError) -> [String: JSONValue] {
+    func request(_ request: Request) async throws(LiveStringsError) -> Answer {
         let deadline = ContinuousClock.now + options.requestTimeout
-        let result = await withCheckedContinuation { (reply: Reply) in
+        let result = await withCheckedContinuation { (reply: AnswerReply) in
             if let failure = enqueue(.request(request, deadline: deadline, reply)) {
                 reply.resume(returning: .failure(failure))
             }

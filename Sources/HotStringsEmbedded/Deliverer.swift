@@ -2,11 +2,7 @@ import Dispatch
 import HotStringsClient
 import HotStringsProtocol
 import LinuxSystem
-import StringsFormat
 import Synchronization
-
-/// Where a request's answer goes.
-typealias Reply = CheckedContinuation<Result<[String: JSONValue], LiveStringsError>, Never>
 
 /// Something the embedded transport hands to its client, in stream order.
 enum Delivery: Sendable {
@@ -14,7 +10,7 @@ enum Delivery: Sendable {
     case event(TransportEvent)
     /// A request's answer, resumed only after every event queued before it has been handled, so that the
     /// caller of `setLanguage` finds its own `language` event applied, as over the daemon's socket.
-    case reply(Reply, Result<[String: JSONValue], LiveStringsError>)
+    case reply(AnswerReply, Result<Answer, LiveStringsError>)
 }
 
 /// The embedded transport's delivery thread: runs the handler (and so the client's reload hooks) off the

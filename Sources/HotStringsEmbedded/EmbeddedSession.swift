@@ -1,7 +1,6 @@
 import HotStringsClient
 import HotStringsProtocol
 import HotStringsService
-import StringsFormat
 import Synchronization
 
 /// Events in process: the transport events the client's engine reads, without encoding them.
@@ -30,17 +29,11 @@ final class EmbeddedSession: Sendable {
     /// The only client of an embedded service.
     static let client: ClientID = 1
 
-    private enum Pending {
-        case subscription
-        case serverInfo
-        case reply(Reply)
-    }
-
     private struct State {
-        var pending: [Int64: Pending] = [:]
+        var pending: [Int64: PendingRequest] = [:]
         var nextRequestID: Int64 = 1
         var isHandshakeComplete = false
-        var heldRequests: [(Request, Reply)] = []
+        var heldRequests: [(Request, AnswerReply)] = []
         var isStopped = false
     }
 
@@ -58,27 +51,27 @@ final class EmbeddedSession: Sendable {
         state.withLock { state in
             switch command {
             case .subscribe(let options):
-                submit(.subscribe(options), as: .subscription, &state)
+                submit(PendingRequest(.subscribe(options), .handshake), &state)
             case .refreshServerInfo:
-                submit(.languages, as: .serverInfo, &state)
+                submit(PendingRequest(.languages, .serverInfo), &state)
                 guard !state.isHandshakeComplete else { return }
                 state.isHandshakeComplete = true
                 let held = state.heldRequests
                 state.heldRequests = []
-                for (request, reply) in held { submit(request, as: .reply(reply), &state) }
+                for (request, reply) in held { submit(PendingRequest(request, .reply(reply)), &state) }
             }
         }
     }
 
     /// Hands on a request of the client; its answer goes to `reply` (`.notConnected` once stopped).
-    func request(_ request: Request, _ reply: Reply) {
+    func request(_ request: Request, _ reply: AnswerReply) {
         let isRefused = state.withLock { state -> Bool in
             guard !state.isStopped else { return true }
             guard state.isHandshakeComplete else {
                 state.heldRequests.append((request, reply))
                 return false
             }
-            return !submit(request, as: .reply(reply), &state)
+            return !submit(PendingRequest(request, .reply(reply)), &state)
         }
         if isRefused { reply.resume(returning: .failure(.notConnected)) }
     }
@@ -94,11 +87,11 @@ final class EmbeddedSession: Sendable {
     }
 
     @discardableResult
-    private func submit(_ request: Request, as purpose: Pending, _ state: inout State) -> Bool {
+    private func submit(_ request: PendingRequest, _ state: inout State) -> Bool {
         let id = state.nextRequestID
         state.nextRequestID += 1
-        guard host.submit(.request(Self.client, .number(id), request)) else { return false }
-        state.pending[id] = purpose
+        guard host.submit(.request(Self.client, .number(id), request.request)) else { return false }
+        state.pending[id] = request
         return true
     }
 
@@ -116,26 +109,15 @@ final class EmbeddedSession: Sendable {
                 deliver(.event(event))
             case .response(_, let answer):
                 guard case .number(let id)? = answer.requestID,
-                      let purpose = state.withLock({ $0.pending.removeValue(forKey: id) })
+                      let request = state.withLock({ $0.pending.removeValue(forKey: id) })
                 else { continue }
-                self.answer(purpose, with: answer.result)
+                switch request.outcome(of: answer.result) {
+                case .none: break
+                case .serverInfo(let info): deliver(.event(.serverInfo(info)))
+                // Through the delivery queue, behind the events the request caused.
+                case .reply(let reply, let result): deliver(.reply(reply, result))
+                }
             }
-        }
-    }
-
-    private func answer(_ purpose: Pending, with result: Result<[(String, JSONValue)], ProtocolError>) {
-        let fields = result.map { Dictionary($0, uniquingKeysWith: { _, last in last }) }
-        switch purpose {
-        case .subscription:
-            break
-        case .serverInfo:
-            guard case .success(let fields) = fields, let info = ServerInfo(languagesResponse: fields) else { return }
-            deliver(.event(.serverInfo(info)))
-        case .reply(let reply):
-            // Through the delivery queue, behind the events the request caused.
-            deliver(.reply(reply, fields.mapError { error in
-                .rejected(code: error.code.rawValue, message: error.message, available: error.available)
-            }))
         }
     }
 }

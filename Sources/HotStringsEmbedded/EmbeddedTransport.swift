@@ -83,8 +83,8 @@ package final class EmbeddedTransport: HotStringsTransport {
         session.send(command)
     }
 
-    package func request(_ request: Request) async throws(LiveStringsError) -> [String: JSONValue] {
-        let result = await withCheckedContinuation { (reply: Reply) in
+    package func request(_ request: Request) async throws(LiveStringsError) -> Answer {
+        let result = await withCheckedContinuation { (reply: AnswerReply) in
             guard !isStopped.load(ordering: .acquiring) else {
                 reply.resume(returning: .failure(.notConnected))
                 return

@@ -5,11 +5,32 @@ import StringsFormat
 /// Each line is written straight into one byte array, reserved once, so a server can encode an event
 /// once and send the same bytes to every subscriber.
 package enum EventEncoder {
+    /// `event` at position `epoch`/`seq` as one line, ending in `"\n"`.
+    ///
+    /// - Precondition: `event` is not `.unknown`: a server sends only the events it knows.
+    /// - Complexity: O(n) in the size of the event, with one allocation.
+    package static func encode(_ event: ServerEvent, epoch: UInt64, seq: UInt64) -> [UInt8] {
+        switch event {
+        case .snapshot(let tables):
+            Self.snapshot(epoch: epoch, seq: seq, tables: tables)
+        case .reload(let changes):
+            Self.reload(epoch: epoch, seq: seq, changes: changes)
+        case .error(let file, let line, let column, let message):
+            Self.error(epoch: epoch, seq: seq, file: file, line: line, column: column, message: message)
+        case .language(let language, let previous):
+            Self.language(epoch: epoch, seq: seq, language: language, previous: previous)
+        case .resync(let reason):
+            Self.resync(epoch: epoch, seq: seq, reason: reason)
+        case .unknown(let name, _):
+            preconditionFailure("a server never sends an event it does not know ('\(name)')")
+        }
+    }
+
     /// A `snapshot` event: `tables` of `{language, table, file, entries}`, entries in source order, and `rules`
     /// for a table that has format rules.
     ///
     /// - Complexity: O(n) in the total size of the tables, with one allocation.
-    package static func snapshot(epoch: UInt64, seq: UInt64, tables: [TablePayload]) -> [UInt8] {
+    private static func snapshot(epoch: UInt64, seq: UInt64, tables: [TablePayload]) -> [UInt8] {
         var size = 64
         for table in tables {
             size += JSONWriter.estimatedSize(of: table.entries) + table.file.utf8.count + 64
@@ -30,7 +51,7 @@ package enum EventEncoder {
 
     /// A `reload` event: `changes` of `{language, table, file, kind, added, changed, removed}`, and `rules` for a
     /// change whose added or changed keys have format rules.
-    package static func reload(epoch: UInt64, seq: UInt64, changes: [ChangePayload]) -> [UInt8] {
+    private static func reload(epoch: UInt64, seq: UInt64, changes: [ChangePayload]) -> [UInt8] {
         var size = 64
         for change in changes {
             size += JSONWriter.estimatedSize(of: change.added) + JSONWriter.estimatedSize(of: change.changed)
@@ -59,7 +80,7 @@ package enum EventEncoder {
 
     /// An `error` event: `file` failed to parse at `line`:`column` (`null` when unknown); the last good
     /// table stays served.
-    package static func error(epoch: UInt64, seq: UInt64, file: String, line: Int?, column: Int?,
+    private static func error(epoch: UInt64, seq: UInt64, file: String, line: Int?, column: Int?,
                              message: String) -> [UInt8] {
         var out = header("error", epoch: epoch, seq: seq, capacity: 128 + file.utf8.count + message.utf8.count)
         out.append(contentsOf: #","file":"#.utf8)
@@ -75,7 +96,7 @@ package enum EventEncoder {
     }
 
     /// A `language` event: the selected app language is now `language` (`null` when cleared), was `previous`.
-    package static func language(epoch: UInt64, seq: UInt64, language: LanguageTag?, previous: LanguageTag?)
+    private static func language(epoch: UInt64, seq: UInt64, language: LanguageTag?, previous: LanguageTag?)
         -> [UInt8] {
         var out = header("language", epoch: epoch, seq: seq, capacity: 128)
         out.append(contentsOf: #","language":"#.utf8)
@@ -88,7 +109,7 @@ package enum EventEncoder {
 
     /// A `resync` event: drop the mirror, a fresh `snapshot` follows. `reason` is `overflow`,
     /// `root-removed`, `root-restored` or `slow-client`.
-    package static func resync(epoch: UInt64, seq: UInt64, reason: String) -> [UInt8] {
+    private static func resync(epoch: UInt64, seq: UInt64, reason: String) -> [UInt8] {
         var out = header("resync", epoch: epoch, seq: seq, capacity: 96)
         out.append(contentsOf: #","reason":"#.utf8)
         JSONWriter.appendQuoted(reason, to: &out)

@@ -74,6 +74,7 @@ package struct ChangePayload: Sendable, Equatable {
     }
 }
 
-private func pairsEqual(_ lhs: [(String, String)], _ rhs: [(String, String)]) -> Bool {
+/// Whether two lists of pairs hold the same pairs in the same order.
+func pairsEqual(_ lhs: [(String, String)], _ rhs: [(String, String)]) -> Bool {
     lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
 }

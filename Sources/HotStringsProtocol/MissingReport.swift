@@ -132,6 +132,44 @@ package struct MissingReport: Sendable, Hashable {
     }
 }
 
+/// `missing`'s answer: the keys every client reported, most looked-up first, and what the caps dropped.
+package struct MissingAnswer: AnswerBody {
+    /// The entries, with the counts and times summed over every report.
+    package var entries: [MissingEntry]
+    /// Entries of reports that found the daemon's cap reached.
+    package var dropped: Int64
+    /// Lookups clients reported they could not record.
+    package var droppedByClients: Int64
+
+    /// An answer.
+    package init(entries: [MissingEntry], dropped: Int64, droppedByClients: Int64) {
+        self.entries = entries
+        self.dropped = dropped
+        self.droppedByClients = droppedByClients
+    }
+
+    package init(_ fields: AnswerFields) throws(MalformedMessage) {
+        let reader = fields.reader("missing")
+        var entries: [MissingEntry] = []
+        for entry in try reader.array("entries") {
+            do {
+                entries.append(try MissingEntry(json: entry.value))
+            } catch {
+                throw MalformedMessage("\(entry.path): \(error.message)")
+            }
+        }
+        self.init(entries: entries, dropped: try reader.int64("dropped"),
+                  droppedByClients: try reader.int64("droppedByClients"))
+    }
+
+    package func appendMembers(to out: inout [UInt8]) {
+        Self.append([
+            ("entries", .array(entries.map(\.json))), ("dropped", .number(dropped)),
+            ("droppedByClients", .number(droppedByClients)),
+        ], to: &out)
+    }
+}
+
 /// RFC 3339 times in UTC with milliseconds (`2026-12-04T22:31:05.123Z`), without Foundation.
 package enum RFC3339 {
     /// `milliseconds` since 1970 as `YYYY-MM-DDTHH:MM:SS.mmmZ`.

@@ -16,12 +16,13 @@ package enum Request: Sendable, Equatable {
     case selectLanguage(String?)
     /// `status`: the daemon's health.
     case status
-    /// `set`: writes one key of one language back into the bundle's files.
-    case set(Write)
+    /// `set`: writes one key of one language back into the bundle's files (a value or a plural form, never a
+    /// removal).
+    case set(Edit)
     /// `remove`: removes one key of one language from the bundle's files.
     case remove(key: String, language: String, table: String)
     /// `check`: what a `set` would write and what is wrong with its format specifiers; writes nothing.
-    case check(Write)
+    case check(Edit)
     /// `report-missing`: keys a client's lookups missed or found only through a fallback (see `MissingReport`).
     case reportMissing(MissingReport)
     /// `missing`: the keys every client reported, optionally of one requested language or one table.
@@ -95,46 +96,5 @@ package struct StreamPosition: Sendable, Hashable {
     package init(epoch: UInt64, seq: UInt64) {
         self.epoch = epoch
         self.seq = seq
-    }
-}
-
-/// The parameters of a `set` request.
-package struct Write: Sendable, Hashable {
-    /// The key.
-    package var key: String
-    /// The value: the key's, or its plural form's.
-    package var value: String
-    /// The language, as `languages` lists it.
-    package var language: String
-    /// The table.
-    package var table: String
-    /// The `.stringsdict` plural form (`one`, `other` …), when one form is set.
-    package var form: String?
-    /// The entry's variable, for a form of an entry with several.
-    package var variable: String?
-    /// The device (`iphone`, `mac`, `other` …) whose text (or, with `form`, whose plural form) of a String Catalog's
-    /// device variations or a `.stringsdict` entry's `NSStringDeviceSpecificRuleType` is set.
-    package var device: String?
-    /// The comment above a new entry.
-    package var comment: String?
-    /// Whether a language the bundle does not serve yet gets its folder.
-    package var createLanguage: Bool
-    /// Whether a value whose format specifiers differ from the development language's is written anyway.
-    package var force: Bool
-
-    /// A `set` of `key` to `value` in `language`'s `table`.
-    package init(key: String, value: String, language: String, table: String = Request.defaultTable,
-                 form: String? = nil, variable: String? = nil, device: String? = nil, comment: String? = nil,
-                 createLanguage: Bool = false, force: Bool = false) {
-        self.key = key
-        self.value = value
-        self.language = language
-        self.table = table
-        self.form = form
-        self.variable = variable
-        self.device = device
-        self.comment = comment
-        self.createLanguage = createLanguage
-        self.force = force
     }
 }

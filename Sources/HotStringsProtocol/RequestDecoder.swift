@@ -75,7 +75,7 @@ package enum RequestDecoder {
         case "status":
             return .status
         case "set", "check":
-            let write = Write(
+            let edit = Edit(
                 key: try fields.requiredString("key", allowEmpty: true),
                 value: try fields.requiredString("value", allowEmpty: true),
                 language: try fields.requiredString("language"),
@@ -83,10 +83,10 @@ package enum RequestDecoder {
                 form: try fields.optionalString("form"), variable: try fields.optionalString("variable"),
                 device: try fields.optionalString("device"),
                 comment: try fields.optionalString("comment", allowEmpty: true),
-                createLanguage: try fields.optionalBool("createLanguage") ?? false,
-                force: try fields.optionalBool("force") ?? false
+                createsLanguage: try fields.optionalBool("createLanguage") ?? false,
+                isForced: try fields.optionalBool("force") ?? false
             )
-            return op == "set" ? .set(write) : .check(write)
+            return op == "set" ? .set(edit) : .check(edit)
         case "remove":
             return .remove(key: try fields.requiredString("key", allowEmpty: true),
                            language: try fields.requiredString("language"),

@@ -33,15 +33,21 @@ package enum RequestEncoder {
             }
         case .selectLanguage(let language):
             members.append(("language", .string(orNull: language)))
-        case .set(let write), .check(let write):
-            members += [("key", .string(write.key)), ("value", .string(write.value)),
-                        ("language", .string(write.language)), ("table", .string(write.table))]
-            if let form = write.form { members.append(("form", .string(form))) }
-            if let variable = write.variable { members.append(("variable", .string(variable))) }
-            if let device = write.device { members.append(("device", .string(device))) }
-            if let comment = write.comment { members.append(("comment", .string(comment))) }
-            if write.createLanguage { members.append(("createLanguage", .bool(true))) }
-            if write.force { members.append(("force", .bool(true))) }
+        case .set(let edit), .check(let edit):
+            let (value, form, variable, comment): (String, String?, String?, String?)
+            switch edit.change {
+            case .value(let text, let note): (value, form, variable, comment) = (text, nil, nil, note)
+            case .form(let category, let name, let text): (value, form, variable, comment) = (text, category, name, nil)
+            case .removal: preconditionFailure("a \(request.op) writes a value, never a removal")
+            }
+            members += [("key", .string(edit.key)), ("value", .string(value)),
+                        ("language", .string(edit.language)), ("table", .string(edit.table))]
+            if let form { members.append(("form", .string(form))) }
+            if let variable { members.append(("variable", .string(variable))) }
+            if let device = edit.device { members.append(("device", .string(device))) }
+            if let comment { members.append(("comment", .string(comment))) }
+            if edit.createsLanguage { members.append(("createLanguage", .bool(true))) }
+            if edit.isForced { members.append(("force", .bool(true))) }
         case .remove(let key, let language, let table):
             members += [("key", .string(key)), ("language", .string(language)), ("table", .string(table))]
         case .reportMissing(let report):

@@ -4,14 +4,13 @@ import StringsFormat
 ///
 /// `id` always comes first and is `null` when the request had none or it could not be read.
 package enum ResponseEncoder {
-    /// A success line with `fields` after `id` and `ok`, in order, ending in `"\n"`.
-    package static func success(id: RequestID?, fields: [(String, JSONValue)]) -> [UInt8] {
+    /// The success line of `answer`: its members after `id` and `ok`, in the order docs/PROTOCOL.md shows, ending
+    /// in `"\n"`.
+    ///
+    /// - Complexity: O(n) in the size of the answer; a `table` answer's entries are written straight from the pairs.
+    package static func success(id: RequestID?, _ answer: Answer) -> [UInt8] {
         var out = header(id: id, ok: true)
-        for (name, value) in fields {
-            out.append(UInt8(ascii: ","))
-            JSONWriter.appendKey(name, to: &out)
-            value.write(to: &out)
-        }
+        answer.body?.appendMembers(to: &out)
         out.append(contentsOf: "}\n".utf8)
         return out
     }
@@ -28,27 +27,6 @@ package enum ResponseEncoder {
             JSONWriter.appendStringArray(available, to: &out)
         }
         out.append(contentsOf: "}}\n".utf8)
-        return out
-    }
-
-    /// The `table` op's success line, `entries` written straight from the pairs in order (no `JSONValue`s).
-    ///
-    /// Fields: `language`, `table`, `seq`, `entries`.
-    /// - Complexity: O(n) in the size of the entries, with one allocation.
-    package static func table(id: RequestID?, language: String, table: String, seq: UInt64,
-                             entries: [(String, String)]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(JSONWriter.estimatedSize(of: entries) + language.utf8.count + table.utf8.count + 96)
-        writeHeader(id: id, ok: true, to: &out)
-        out.append(contentsOf: #","language":"#.utf8)
-        JSONWriter.appendQuoted(language, to: &out)
-        out.append(contentsOf: #","table":"#.utf8)
-        JSONWriter.appendQuoted(table, to: &out)
-        out.append(contentsOf: #","seq":"#.utf8)
-        JSONWriter.appendInteger(seq, to: &out)
-        out.append(contentsOf: #","entries":"#.utf8)
-        JSONWriter.appendStringObject(entries, to: &out)
-        out.append(contentsOf: "}\n".utf8)
         return out
     }
 

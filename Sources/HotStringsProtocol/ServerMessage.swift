@@ -16,9 +16,9 @@ package struct MalformedMessage: Error, Sendable, Hashable, CustomStringConverti
 
 /// One line from the server as a client reads it: a response to a request, or an event.
 package enum ServerMessage: Sendable, Equatable {
-    /// A response: the request's id (`nil` when the server could not read one) and its fields other than
-    /// `id` and `ok`, or the error.
-    case response(id: RequestID?, Result<[String: JSONValue], ProtocolError>)
+    /// A response: the request's id (`nil` when the server could not read one) and its members other than `id`
+    /// and `ok` (to be read as the answer of the op asked: `Answer(_:answering:)`), or the error.
+    case response(id: RequestID?, Result<AnswerFields, ProtocolError>)
     /// An event: its name, `epoch` and `seq`, and its other members in order as an object.
     case event(name: String, epoch: UInt64, seq: UInt64, body: JSONValue)
 
@@ -51,9 +51,7 @@ package enum ServerMessage: Sendable, Equatable {
         case _?: throw MalformedMessage("member 'id' must be an integer, a string or null")
         }
         if ok {
-            var fields: [String: JSONValue] = [:]
-            for (name, member) in members where name != "id" && name != "ok" { fields[name] = member }
-            return .response(id: id, .success(fields))
+            return .response(id: id, .success(AnswerFields(members.filter { $0.0 != "id" && $0.0 != "ok" })))
         }
         return .response(id: id, .failure(try protocolError(value["error"])))
     }

@@ -1,4 +1,5 @@
 import BundleChanges
+import HotStringsProtocol
 import LinuxSystem
 import StringsFormat
 

@@ -1,3 +1,4 @@
+import HotStringsProtocol
 import LinuxSystem
 import StringsFormat
 

@@ -1,4 +1,5 @@
 import BundleChanges
+import HotStringsProtocol
 import HotStringsRelease
 import LinuxSystem
 import StringsFormat
@@ -13,49 +14,6 @@ import StringsFormat
 /// editor changed between the read and the write is read and edited again, never overwritten. The daemon learns
 /// of the edit as of any save: the watcher sees the rename, so a `set` is one `reload`.
 package struct BundleEditor: Sendable {
-    /// One edit: what to change, where.
-    package struct Edit: Sendable, Hashable {
-        /// What happens to the key.
-        package enum Change: Sendable, Hashable {
-            /// The key gets `value` (added when new; `comment` goes above a new entry).
-            case value(String, comment: String?)
-            /// The plural form `form` (`one`, `other` …) of the `.stringsdict` entry gets `value`; `variable` names
-            /// the entry's variable when it has more than one.
-            case form(String, variable: String?, value: String)
-            /// The key's entry is removed.
-            case removal
-        }
-
-        /// The key.
-        package var key: String
-        /// The language, as `languages` lists it (`de`, `pt-BR`): a folder's or a catalog's, exactly.
-        package var language: String
-        /// The table.
-        package var table: String
-        /// What happens to the key.
-        package var change: Change
-        /// The device (`iphone`, `mac`, `other` …) whose text, or plural form, of a String Catalog's device
-        /// variations or a `.stringsdict` entry's `NSStringDeviceSpecificRuleType` the value or form is; `nil` for
-        /// the key's own.
-        package var device: String?
-        /// Whether a language the bundle does not serve yet gets its folder (`L.lproj`).
-        package var createsLanguage = false
-        /// Whether a value whose format specifiers differ from the development language's is written anyway.
-        package var isForced = false
-
-        /// An edit of `key` in `language`'s `table`.
-        package init(key: String, language: String, table: String, change: Change, device: String? = nil,
-                     createsLanguage: Bool = false, isForced: Bool = false) {
-            self.key = key
-            self.language = language
-            self.table = table
-            self.change = change
-            self.device = device
-            self.createsLanguage = createsLanguage
-            self.isForced = isForced
-        }
-    }
-
     /// Why an edit was refused or failed; nothing was written.
     package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// What kind of failure.

@@ -57,19 +57,15 @@ struct MissingKeys {
     }
 
     /// `status`'s `missing` member: how many entries of each kind, and the drops.
-    var statusJSON: JSONValue {
+    var counts: StatusAnswer.MissingCounts {
         let fallbacks = entries.keys.reduce(0) { $0 + ($1.kind == .fallback ? 1 : 0) }
-        return .object([
-            ("missing", .integer(entries.count - fallbacks)), ("fallback", .integer(fallbacks)),
-            ("dropped", .integer(dropped)), ("droppedByClients", .integer(droppedByClients)),
-        ])
+        return StatusAnswer.MissingCounts(missing: entries.count - fallbacks, fallback: fallbacks, dropped: dropped,
+                                          droppedByClients: droppedByClients)
     }
 
     /// The answer to `missing`.
-    func answer(language: String?, table: String?) -> [(String, JSONValue)] {
-        [
-            ("entries", .array(list(language: language, table: table).map(\.json))),
-            ("dropped", .integer(dropped)), ("droppedByClients", .integer(droppedByClients)),
-        ]
+    func answer(language: String?, table: String?) -> MissingAnswer {
+        MissingAnswer(entries: list(language: language, table: table), dropped: dropped,
+                      droppedByClients: droppedByClients)
     }
 }

@@ -12,13 +12,13 @@ extension ProtocolService {
     ///
     /// Every connection the front admits may edit: the daemon admits only its own user, root and `--allow-uid`
     /// users, who may write the bundle's files anyway; embedded mode serves its own process.
-    func edit(_ edit: BundleEditor.Edit) throws(ProtocolError) -> OffCoreWork {
+    func edit(_ edit: Edit) throws(ProtocolError) -> OffCoreWork {
         guard let editor = environment.bundleEditor else { throw .internal("this server does not edit its bundle") }
         let deadline = ContinuousClock.now + editor.lockTimeout
         return OffCoreWork(.writes) { shouldGiveUp in
             do throws(BundleEditor.Failure) {
                 let file = try editor.apply(edit, lockDeadline: deadline, shouldGiveUp: shouldGiveUp)
-                return .answer(.success([("file", .string(file))]))
+                return .answer(.success(.edit(EditAnswer(file: file))))
             } catch {
                 return .answer(.failure(ProtocolError(error)))
             }
@@ -30,34 +30,20 @@ extension ProtocolService {
     /// Answers `check`: the file a `set` would write and the problems of its format specifiers (`problems`: each
     /// `severity` and `message`, as `lint` reports them; an error is what `set` refuses), writing nothing. The page
     /// asks it as a translator types, so it has no grammar of its own.
-    func check(_ edit: BundleEditor.Edit) throws(ProtocolError) -> OffCoreWork {
+    func check(_ edit: Edit) throws(ProtocolError) -> OffCoreWork {
         guard let editor = environment.bundleEditor else { throw .internal("this server does not edit its bundle") }
         // The development language's files are read and parsed: off the core, on the readers' worker.
         return OffCoreWork(.reads) { _ in
             do throws(BundleEditor.Failure) {
                 let verdict = try editor.verdict(on: edit)
                 let problems = verdict.messages.map { problem in
-                    JSONValue.object([("severity", .string(problem.severity.rawValue)),
-                                      ("message", .string(problem.message))])
+                    CheckAnswer.Problem(severity: problem.severity.rawValue, message: problem.message)
                 }
-                return .answer(.success([("file", .string(verdict.file)), ("problems", .array(problems))]))
+                return .answer(.success(.check(CheckAnswer(file: verdict.file, problems: problems))))
             } catch {
                 return .answer(.failure(ProtocolError(error)))
             }
         }
-    }
-}
-
-extension BundleEditor.Edit {
-    /// The edit a `set` request asks for.
-    package init(_ write: Write) {
-        let change: Change = if let form = write.form {
-            .form(form, variable: write.variable, value: write.value)
-        } else {
-            .value(write.value, comment: write.comment)
-        }
-        self.init(key: write.key, language: write.language, table: write.table, change: change,
-                  device: write.device, createsLanguage: write.createLanguage, isForced: write.force)
     }
 }
 

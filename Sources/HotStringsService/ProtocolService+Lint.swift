@@ -1,4 +1,5 @@
 import HotStringsLint
+import HotStringsProtocol
 import StringsFormat
 
 extension ProtocolService {
@@ -16,11 +17,8 @@ extension ProtocolService {
             for index in report.files.indices where report.files[index].path.hasPrefix(prefix) {
                 report.files[index].path.removeFirst(prefix.count)
             }
-            guard case .object(let members)? = try? JSONValue(parsing: Array(report.jsonText(pretty: false).utf8))
-            else {
-                return .answer(.success([("files", .array([])), ("summary", .null)]))
-            }
-            return .answer(.success(members))
+            let document = try? JSONValue(parsing: Array(report.jsonText(pretty: false).utf8))
+            return .answer(.success(.lint(LintAnswer(document: document ?? .null))))
         }
     }
 }

@@ -7,8 +7,8 @@ import StringsStore
 extension ProtocolService {
     /// How a request is answered: now, or once its work off the core is done.
     enum Answering {
-        /// The members of the answer, after `id` and `ok`.
-        case now([(String, JSONValue)])
+        /// The answer.
+        case now(Answer)
         /// The work that may block, for a worker; its result finishes the request (`finishWork`).
         case offCore(OffCoreWork)
     }
@@ -20,10 +20,10 @@ extension ProtocolService {
         if case .table(let language, let table) = request {
             return await answerTable(language, table, requestID, client)
         }
-        let result: Result<[(String, JSONValue)], ProtocolError>
+        let result: Result<Answer, ProtocolError>
         do {
             switch try await perform(request, for: client) {
-            case .now(let fields): result = .success(fields)
+            case .now(let answer): result = .success(answer)
             case .offCore(let work): return await handOff(work, of: client, requestID)
             }
         } catch {
@@ -59,14 +59,14 @@ extension ProtocolService {
     /// the same language and table: a large table's answer costs milliseconds of the core's time to build and
     /// encode, and every other client's request waits behind it (issue 21's `get` under pipelined `table`s).
     private func answerTable(_ language: String, _ table: String, _ requestID: RequestID?, _ client: ClientID) async {
-        let key = TableAnswers<Rendering.Answer>.Key(language: language, table: table, seq: await store.seq)
+        let key = TableAnswers<Rendering.RenderedAnswer>.Key(language: language, table: table, seq: await store.seq)
         if let kept = tableAnswers.answer(for: key) {
             outputs.append(.response(client, Rendering.answer(kept, to: requestID)))
             return
         }
-        let result: Result<[(String, JSONValue)], ProtocolError>
+        let result: Result<Answer, ProtocolError>
         do {
-            result = .success(try await tableFields(language, table))
+            result = .success(.table(try await tableAnswer(language, table)))
         } catch {
             result = .failure(error)
         }
@@ -75,81 +75,58 @@ extension ProtocolService {
         outputs.append(.response(client, Rendering.answer(rendered, to: requestID)))
     }
 
-    /// The members of the answer to `request`, after `id` and `ok`, or the work off the core that answers it.
+    /// The answer to `request`, or the work off the core that answers it.
     private func perform(_ request: Request, for client: ClientID) async throws(ProtocolError) -> Answering {
         switch request {
         case .hello:
-            return .now([
-                ("server", .string(HotStringsVersion.serverName)), ("protocol", .integer(1)),
-                ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
-                ("root", .string(environment.root)), ("developmentLanguage", .string(store.developmentLanguage)),
-            ])
+            let position = StreamPosition(epoch: store.epoch, seq: await store.seq)
+            return .now(.hello(HelloAnswer(server: HotStringsVersion.serverName, position: position,
+                                           root: environment.root, developmentLanguage: store.developmentLanguage)))
         case .languages:
-            let pseudo = store.pseudoLanguages
-            let summaries = await store.languages().map { summary -> JSONValue in
-                var members: [(String, JSONValue)] = [
-                    ("language", .string(summary.language)),
-                    ("tables", .object(summary.tables.sorted { $0.key < $1.key }.map { ($0.key, .integer($0.value)) })),
-                ]
-                if pseudo.contains(summary.language) { members.append(("pseudo", .bool(true))) }
-                return .object(members)
-            }
-            return .now([
-                ("languages", .array(summaries)),
-                ("selected", .string(orNull: await store.selectedLanguage?.identifier)),
-                ("developmentLanguage", .string(store.developmentLanguage)),
-            ])
+            return .now(.languages(LanguagesAnswer(
+                await store.languages(), pseudoLanguages: store.pseudoLanguages,
+                selected: await store.selectedLanguage?.identifier, developmentLanguage: store.developmentLanguage)))
         case .get(let key, let table, let languages):
-            let lookup = await store.lookup(key, table: table, preferences: languages)
-            var fields: [(String, JSONValue)] = [("value", .string(lookup.value)),
-                                                 ("language", .string(orNull: lookup.language)),
-                                                 ("found", .bool(lookup.found))]
-            if let rule = lookup.rule { fields.append(("rule", JSONValue(propertyList: rule.propertyList))) }
-            return .now(fields)
+            return .now(.value(GetAnswer(await store.lookup(key, table: table, preferences: languages))))
         case .table(let language, let table):
-            return .now(try await tableFields(language, table))
+            return .now(.table(try await tableAnswer(language, table)))
         case .subscribe:
             // The subscription starts once this answer is queued (see `answer`), so its snapshot follows it.
-            return .now([("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq))])
+            return .now(.subscribed(StreamPosition(epoch: store.epoch, seq: await store.seq)))
         case .unsubscribe:
             unsubscribe(client)
-            return .now([])
+            return .now(.unsubscribed)
         case .selectLanguage(let language):
             return try await select(language)
         case .status:
             return await status()
-        case .set(let write):
-            return .offCore(try edit(BundleEditor.Edit(write)))
+        case .set(let asked):
+            return .offCore(try edit(asked))
         case .remove(let key, let language, let table):
-            return .offCore(try edit(BundleEditor.Edit(key: key, language: language, table: table, change: .removal)))
-        case .check(let write):
-            return .offCore(try check(BundleEditor.Edit(write)))
+            return .offCore(try edit(Edit(key: key, language: language, table: table, change: .removal)))
+        case .check(let asked):
+            return .offCore(try check(asked))
         case .reportMissing(let report):
             missingKeys.merge(report)
-            return .now([])
+            return .now(.missingReported)
         case .missing(let language, let table):
-            return .now(missingKeys.answer(language: language, table: table))
+            return .now(.missing(missingKeys.answer(language: language, table: table)))
         case .lint:
             return .offCore(lint())
         case .states(let table):
-            guard let editor = environment.bundleEditor else { return .now([("states", .object([]))]) }
+            guard let editor = environment.bundleEditor else { return .now(.states(StatesAnswer(states: [:]))) }
             // Every catalog of the table is read and parsed: off the core.
             return .offCore(OffCoreWork(.reads) { _ in
-                .answer(.success([("states", editor.catalogStates(table: table).json)]))
+                .answer(.success(.states(StatesAnswer(states: editor.catalogStates(table: table)))))
             })
         }
     }
 
-    /// The members of a `table` answer.
-    private func tableFields(_ language: String, _ table: String) async throws(ProtocolError) -> [(String, JSONValue)] {
+    /// The answer to `table`: the table as served, no fallback.
+    private func tableAnswer(_ language: String, _ table: String) async throws(ProtocolError) -> TableAnswer {
         guard let tag = LanguageTag(language), let found = await store.content(TableID(language: tag, table: table))
         else { throw .notFound("no table '\(table)' in language '\(language)'") }
-        var fields: [(String, JSONValue)] = [
-            ("entries", .object(found.entries.map { ($0.key, .string($0.value.plainText)) })),
-            ("language", .string(tag.identifier)), ("seq", .integer(await store.seq)),
-        ]
-        if !found.rules.isEmpty { fields.append(("rules", .object(found.rulePayload(for: found.rules.keys)))) }
-        return fields
+        return TableAnswer(found, language: tag, seq: await store.seq)
     }
 
     /// Selects the app language: saved first (off the core: a write and its `fsync`s), then applied and broadcast
@@ -162,7 +139,7 @@ extension ProtocolService {
             throw Self.protocolError(error)
         }
         guard tag != (await store.selectedLanguage), let save = environment.saveSelection else {
-            return .now(try await selectionApplied(tag))
+            return .now(.selection(try await selectionApplied(tag)))
         }
         return .offCore(OffCoreWork(.writes) { _ in
             do {
@@ -176,17 +153,17 @@ extension ProtocolService {
 
     /// The answer to a `select-language` whose selection was saved (or not): applied and broadcast when it was.
     private func applySelection(_ language: LanguageTag?, saved: Result<Void, ProtocolError>) async
-        -> Result<[(String, JSONValue)], ProtocolError> {
+        -> Result<Answer, ProtocolError> {
         do {
             try saved.get()
-            return .success(try await selectionApplied(language))
+            return .success(.selection(try await selectionApplied(language)))
         } catch {
             return .failure(error)
         }
     }
 
-    /// Selects `language` in the store, broadcasts the `language` event, and returns the answer's members.
-    private func selectionApplied(_ language: LanguageTag?) async throws(ProtocolError) -> [(String, JSONValue)] {
+    /// Selects `language` in the store, broadcasts the `language` event, and returns the answer.
+    private func selectionApplied(_ language: LanguageTag?) async throws(ProtocolError) -> SelectLanguageAnswer {
         let events: [StoreEvent]
         do {
             events = try await store.selectLanguage(language?.identifier)
@@ -194,7 +171,7 @@ extension ProtocolService {
             throw Self.protocolError(error)
         }
         await broadcast(events)
-        return [("selected", .string(orNull: await store.selectedLanguage?.identifier))]
+        return SelectLanguageAnswer(selected: await store.selectedLanguage?.identifier)
     }
 
     private static func protocolError(_ error: StoreError) -> ProtocolError {
@@ -210,42 +187,24 @@ extension ProtocolService {
         let status = environment.watcherStatus()
         let tables = await store.languages().reduce(0) { $0 + $1.tables.count }
         let uptime = (ContinuousClock.now - startedAt).components
-        let head: [(String, JSONValue)] = [
-            ("root", .string(status.root)), ("rootPresent", .bool(status.isRootPresent)),
-            ("watchedDirectories", .integer(status.watchedDirectories)), ("files", .integer(status.files)),
-            ("tables", .integer(tables)), ("subscribers", .integer(subscriptions.count)),
-            ("connections", .integer(environment.connectionCount())), ("lastErrors", recentProblems.json),
-            ("uptime", .double(Double(uptime.seconds) + Double(uptime.attoseconds) / 1e18)),
-            ("epoch", .integer(store.epoch)), ("seq", .integer(await store.seq)),
-        ]
-        let tail: [(String, JSONValue)] = [
-            ("pull", environment.pullStatus?().json ?? .null),
-            ("missing", missingKeys.statusJSON),
-            ("web", environment.webURL.map { .object([("url", .string($0))]) } ?? .null),
-        ]
+        var answer = StatusAnswer(
+            root: status.root, isRootPresent: status.isRootPresent, watchedDirectories: status.watchedDirectories,
+            files: status.files, tables: tables, subscribers: subscriptions.count,
+            connections: environment.connectionCount(), lastErrors: recentProblems.problems,
+            uptime: Double(uptime.seconds) + Double(uptime.attoseconds) / 1e18,
+            position: StreamPosition(epoch: store.epoch, seq: await store.seq))
+        answer.pull = environment.pullStatus.map { StatusAnswer.Pull($0()) }
+        answer.missing = missingKeys.counts
+        answer.webURL = environment.webURL
         let root = environment.root
         let editor = environment.bundleEditor
-        return .offCore(OffCoreWork(.reads) { _ in
+        return .offCore(OffCoreWork(.reads) { [answer] _ in
+            var answer = answer
             let releases = ReleaseStore(bundle: root)
-            let bundle: [(String, JSONValue)] = [
-                ("release", .string(orNull: releases.currentID())),
-                ("releaseInfo", releases.current()?.statusJSON ?? .null),
-                ("readOnly", .string(orNull: editor == nil ? "this server does not edit its bundle"
-                    : editor?.readOnlyReason())),
-            ]
-            return .answer(.success(head + bundle + tail))
+            answer.release = releases.currentID()
+            answer.releaseInfo = releases.current().map(StatusAnswer.Release.init)
+            answer.readOnly = editor == nil ? "this server does not edit its bundle" : editor?.readOnlyReason()
+            return .answer(.success(.status(answer)))
         })
-    }
-
-}
-
-extension InstalledRelease {
-    /// `status`'s `releaseInfo`: the release's sequence, signer key id and expiry (each null when it has none).
-    var statusJSON: JSONValue {
-        .object([
-            ("sequence", manifest.sequence.map { .integer(Int64($0)) } ?? .null),
-            ("signer", .string(orNull: signer)),
-            ("expires", .string(orNull: manifest.expires)),
-        ])
     }
 }

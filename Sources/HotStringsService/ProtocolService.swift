@@ -66,7 +66,7 @@ package final class ProtocolService<Rendering: EventRendering> {
     private var heldRequests: [ServiceInput] = []
     var outputs: [Output] = []
     /// Rendered `table` answers, kept while the store does not change.
-    var tableAnswers = TableAnswers<Rendering.Answer>()
+    var tableAnswers = TableAnswers<Rendering.RenderedAnswer>()
     /// The keys clients reported missing, merged and bounded.
     var missingKeys = MissingKeys()
     /// The clients with a request's work off the core, and the requests each sent since, held until that work's
@@ -132,7 +132,7 @@ package final class ProtocolService<Rendering: EventRendering> {
     }
 
     /// Queues the rendered answer to `requestID` of `client`.
-    func respond(to client: ClientID, _ requestID: RequestID?, _ result: Result<[(String, JSONValue)], ProtocolError>) {
+    func respond(to client: ClientID, _ requestID: RequestID?, _ result: Result<Answer, ProtocolError>) {
         outputs.append(.response(client, Rendering.render(ServiceAnswer(requestID: requestID, result: result),
                                                           log: environment.log)))
     }

@@ -23,13 +23,4 @@ package struct RecentProblems: Sendable {
     package mutating func record(_ events: [StoreEvent]) {
         for case .error(_, let problem) in events { append(problem) }
     }
-
-    /// The `lastErrors` array of a `status` answer: file, line, column (null when unknown) and message.
-    package var json: JSONValue { .array(problems.map(Self.json)) }
-
-    /// One problem as `status` shows it: file, line, column (null when unknown) and message.
-    static func json(_ problem: FileProblem) -> JSONValue {
-        .object([("file", .string(problem.file)), ("line", problem.line.map { .integer($0) } ?? .null),
-                 ("column", problem.column.map { .integer($0) } ?? .null), ("message", .string(problem.message))])
-    }
 }

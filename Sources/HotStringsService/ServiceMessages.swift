@@ -73,7 +73,7 @@ package struct OffCoreWork: Sendable {
 /// What a request's work off the core found, for the core to finish the request with.
 package enum WorkResult: Sendable {
     /// The answer, whole.
-    case answer(Result<[(String, JSONValue)], ProtocolError>)
+    case answer(Result<Answer, ProtocolError>)
     /// `select-language`'s selection was saved (or not): the core then applies it (nil: cleared), or answers the
     /// failure with nothing changed.
     case selectionSaved(LanguageTag?, Result<Void, ProtocolError>)
@@ -89,7 +89,7 @@ package enum ServiceOutput<Rendering: EventRendering>: Sendable {
     /// and are answered right after this).
     case firstScanServed
     /// The answer to a request of `ClientID`, rendered: the transport may take the client's next request.
-    case response(ClientID, Rendering.Answer)
+    case response(ClientID, Rendering.RenderedAnswer)
     /// An event for these subscribers, rendered once for all of them.
     case event(Event, to: [ClientID])
     /// A snapshot for one subscriber: after its `subscribe` answer, or after a store-wide `resync`.
@@ -104,15 +104,15 @@ package enum ServiceOutput<Rendering: EventRendering>: Sendable {
     case offCore(ClientID)
 }
 
-/// An answer as the service made it: the request's id, and the members after `id` and `ok` or the error.
+/// An answer as the service made it: the request's id, and the typed answer or the error.
 package struct ServiceAnswer: Sendable {
     /// The id the request carried, repeated in its answer.
     package var requestID: RequestID?
-    /// The members after `id` and `ok`, or the error.
-    package var result: Result<[(String, JSONValue)], ProtocolError>
+    /// The answer, or the error.
+    package var result: Result<Answer, ProtocolError>
 
     /// An answer to the request `requestID`.
-    package init(requestID: RequestID?, result: Result<[(String, JSONValue)], ProtocolError>) {
+    package init(requestID: RequestID?, result: Result<Answer, ProtocolError>) {
         self.requestID = requestID
         self.result = result
     }
@@ -125,18 +125,18 @@ package protocol EventRendering: SendableMetatype {
     /// A rendered event, shared by every subscriber it goes to.
     associatedtype Rendered: Sendable
     /// A rendered answer (typed, `ServiceAnswer`, unless the transport says otherwise).
-    associatedtype Answer: Sendable = ServiceAnswer
+    associatedtype RenderedAnswer: Sendable = ServiceAnswer
 
     /// Renders the answer to a request; what the operator should see of it (an `internal` error answered on a
     /// line) goes to `log`.
-    static func render(_ answer: ServiceAnswer, log: LogSink) -> Answer
+    static func render(_ answer: ServiceAnswer, log: LogSink) -> RenderedAnswer
 
     /// `rendered`, an answer rendered with no request id, as the answer to `requestID` (for answers kept and
     /// served again, such as a large `table`'s).
-    static func answer(_ rendered: Answer, to requestID: RequestID?) -> Answer
+    static func answer(_ rendered: RenderedAnswer, to requestID: RequestID?) -> RenderedAnswer
 
     /// How many bytes `answer` holds, for the kept answers' byte cap.
-    static func size(ofAnswer answer: Answer) -> Int
+    static func size(ofAnswer answer: RenderedAnswer) -> Int
 
     /// Renders `event` at position `epoch`/`seq`.
     static func render(_ event: ServerEvent, epoch: UInt64, seq: UInt64) -> Rendered
@@ -145,7 +145,7 @@ package protocol EventRendering: SendableMetatype {
     static func size(of rendered: Rendered) -> Int
 }
 
-extension EventRendering where Answer == ServiceAnswer {
+extension EventRendering where RenderedAnswer == ServiceAnswer {
     /// The answer as it is (its client has it, typed: nothing is logged).
     package static func render(_ answer: ServiceAnswer, log: LogSink) -> ServiceAnswer { answer }
 
@@ -166,8 +166,8 @@ package enum WireLines: EventRendering {
     /// see.
     package static func render(_ answer: ServiceAnswer, log: LogSink) -> [UInt8] {
         switch answer.result {
-        case .success(let fields):
-            return ResponseEncoder.success(id: answer.requestID, fields: fields)
+        case .success(let typed):
+            return ResponseEncoder.success(id: answer.requestID, typed)
         case .failure(let error):
             if error.code == .internal { log.warning("answered an error: \(error.message)") }
             return ResponseEncoder.failure(id: answer.requestID, error)
@@ -184,20 +184,7 @@ package enum WireLines: EventRendering {
 
     /// Encodes `event` as one line, ending in `"\n"`.
     package static func render(_ event: ServerEvent, epoch: UInt64, seq: UInt64) -> [UInt8] {
-        switch event {
-        case .snapshot(let tables):
-            EventEncoder.snapshot(epoch: epoch, seq: seq, tables: tables)
-        case .reload(let changes):
-            EventEncoder.reload(epoch: epoch, seq: seq, changes: changes)
-        case .error(let file, let line, let column, let message):
-            EventEncoder.error(epoch: epoch, seq: seq, file: file, line: line, column: column, message: message)
-        case .language(let language, let previous):
-            EventEncoder.language(epoch: epoch, seq: seq, language: language, previous: previous)
-        case .resync(let reason):
-            EventEncoder.resync(epoch: epoch, seq: seq, reason: reason)
-        case .unknown(let name, _):
-            preconditionFailure("the service never sends an event it does not know ('\(name)')")
-        }
+        EventEncoder.encode(event, epoch: epoch, seq: seq)
     }
 
     /// The line's length.

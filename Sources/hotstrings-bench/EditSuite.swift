@@ -47,8 +47,7 @@ struct EditSuite: BenchmarkSuite {
             try setter.send(request)
             try readReload(subscriber)
             sets.append((ContinuousClock.now - setStart).seconds)
-            let answer = String(decoding: try setter.readLine(), as: UTF8.self)
-            guard answer.contains(#""ok":true"#) else { throw UsageError("the set was refused: \(answer)") }
+            try setter.readSuccess("the set")
         }
         print("until a subscriber has read the reload, \(rounds) rounds, across processes (ms)")
         print("  " + ["", "p50", "p90", "p99"].map { Format.cell($0, 10, right: true) }.joined())

@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsClient
+import HotStringsProtocol
 import HotStringsTestSupport
 import LinuxSystem
 
@@ -149,9 +150,11 @@ struct SpecifierSuite: BenchmarkSuite {
             for (index, request) in requests.enumerated() {
                 let start = ContinuousClock.now
                 try connection.send(request.line(round))
-                let answer = String(decoding: try connection.readLine(), as: UTF8.self)
+                let line = try connection.readLine()
                 times[index].append((ContinuousClock.now - start).seconds)
-                guard answer.contains(#""ok":true"#) else { throw UsageError("\(request.name) refused: \(answer)") }
+                guard case .response(_, .success) = try ServerMessage.decode(line) else {
+                    throw UsageError("\(request.name) refused: \(String(decoding: line, as: UTF8.self))")
+                }
             }
         }
         return zip(requests, times).map { ($0.name, Measure.median($1)) }

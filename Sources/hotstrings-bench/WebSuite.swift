@@ -1,5 +1,6 @@
 import Foundation
 import HotStringsClient
+import HotStringsProtocol
 import HotStringsTestSupport
 import LinuxSystem
 import StringsFormat
@@ -107,10 +108,9 @@ struct WebSuite: BenchmarkSuite {
     /// The requests the page makes before its first rows, in its order; the bytes of the answers.
     private static func firstPaint(_ page: PageConnection) throws -> Int {
         let tables = try page.request("GET", "/api/tables")
-        let answer = try JSONValue(parsing: tables.body)
-        let table = answer["tables"]?.arrayValue?.first { $0["table"]?.stringValue == "Localizable" }
+        let table = try TableList(body: tables.body).tables.first { $0.table == "Localizable" }
         var bytes = tables.body.count + (try page.request("GET", "/api/status").body.count)
-        for language in table?["languages"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+        for language in table?.languages ?? [] {
             bytes += try page.request("GET", "/api/table?table=Localizable&language=\(language)").body.count
         }
         bytes += try page.request("GET", "/api/missing?table=Localizable").body.count
@@ -132,9 +132,8 @@ struct WebSuite: BenchmarkSuite {
     private static func launch(_ root: String) throws -> (DaemonProcess, PageConnection) {
         let daemon = try Daemon.launch(bundle: root, arguments: ["--web", "0"])
         let control = try LineConnection(path: daemon.socket)
-        try control.send(#"{"id":1,"op":"status"}"#)
-        let status = try JSONValue(parsing: try control.readLine())
-        guard let url = status["web"]?["url"]?.stringValue,
+        let status = try control.request(.status, as: StatusAnswer.self, timeout: .seconds(60)).get()
+        guard let url = status.webURL,
               let address = url.split(separator: "http://127.0.0.1:").last,
               let port = UInt16(address.prefix { $0.isNumber }),
               let token = address.split(separator: "?token=").last else {

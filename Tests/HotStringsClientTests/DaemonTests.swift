@@ -126,13 +126,15 @@ struct DaemonTests {
         // Every key of the German chain reads as the new daemon resolves it.
         var keys: Set<String> = []
         for language in ["de", "en", "Base"] {
-            let table = try await transport.request(.table(language: language, table: "Localizable"))
-            keys.formUnion(try #require(table["entries"]?.objectMembers).map(\.0))
+            guard case .table(let table) = try await transport.request(.table(language: language, table: "Localizable"))
+            else { throw Failure("not a table answer") }
+            keys.formUnion(table.entries.map(\.0))
         }
         #expect(keys.count > 10)
         for key in keys {
             let answer = try await transport.request(.get(key: key, table: "Localizable", languages: ["de"]))
-            #expect(strings.localizedString(key) == answer["value"]?.stringValue, "\(key)")
+            guard case .value(let found) = answer else { throw Failure("not a get answer") }
+            #expect(strings.localizedString(key) == found.value, "\(key)")
         }
         _ = token
     }

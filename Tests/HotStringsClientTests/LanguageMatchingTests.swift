@@ -19,10 +19,10 @@ struct LanguageMatchingTests {
             strings.overrideLanguage(row.request)
             for (key, answer) in LanguageMatchingBundle.expectations(for: row) {
                 let request = Request.get(key: key, table: "Localizable", languages: [row.request])
-                let result = try connection.request(request, timeout: .seconds(5)).get()
-                #expect(result["value"]?.stringValue == answer ?? key, "get \(key) in \(row.request)")
-                #expect(result["language"]?.stringValue == answer, "get \(key) in \(row.request): the folder")
-                #expect(result["found"]?.boolValue == (answer != nil), "get \(key) in \(row.request)")
+                let result = try connection.request(request, as: GetAnswer.self, timeout: .seconds(5)).get()
+                #expect(result.value == answer ?? key, "get \(key) in \(row.request)")
+                #expect(result.language == answer, "get \(key) in \(row.request): the folder")
+                #expect(result.isFound == (answer != nil), "get \(key) in \(row.request)")
                 #expect(strings.localizedString(key) == answer ?? key, "LiveStrings \(key) in \(row.request)")
             }
         }

@@ -115,14 +115,14 @@ struct LanguageTests {
 
     @Test func setLanguageGoesThroughTheDaemon() async throws {
         let transport = FakeTransport { transport, request in
-            guard case .selectLanguage(let language) = request else { return .success([:]) }
+            guard case .selectLanguage(let language) = request else { return .success(.missingReported) }
             guard language == "fr" else {
                 return .failure(.rejected(code: "unsupported_language", message: "unsupported language",
                                           available: ["de", "en", "fr"]))
             }
             // The daemon's event comes before its answer.
             transport.emit(.language(language: LanguageTag("fr"), previous: nil), seq: 2)
-            return .success(["selected": "fr"])
+            return .success(.selection(SelectLanguageAnswer(selected: "fr")))
         }
         let (strings, _) = makeClient(transport: transport)
         transport.connect()

@@ -164,7 +164,7 @@ struct MissingKeysTests {
         }
         let run = try HotstringsProcess.run(["missing", "--json", "--socket", daemon.socket])
         #expect(Self.rows(try JSONValue(parsing: Array(run.stdout.utf8))) == [])
-        let status = try connection.request(.status, timeout: .seconds(10))
-        #expect(try status.get()["missing"]?["missing"]?.int64Value == 0)
+        let status = try connection.request(.status, as: StatusAnswer.self, timeout: .seconds(10))
+        #expect(try status.get().missing?.missing == 0)
     }
 }

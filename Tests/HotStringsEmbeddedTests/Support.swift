@@ -1,7 +1,9 @@
 import Foundation
 import HotStringsClient
 import HotStringsEmbedded
+import HotStringsProtocol
 import HotStringsTestSupport
+import StringsFormat
 import Synchronization
 import Testing
 
@@ -62,4 +64,9 @@ final class ChangeProbe: Sendable {
     func record(_ change: LocalizationChange) {
         state.withLock { $0.append(change) }
     }
+}
+
+extension Answer {
+    /// The member `name` as a daemon writes it (`nil` when absent): what the tests check an answer carries.
+    subscript(name: String) -> JSONValue? { AnswerFields(self).json[name] }
 }

@@ -8,23 +8,22 @@ private func text(_ bytes: [UInt8]) -> String {
 
 @Suite("Response and event encoding")
 struct EncoderTests {
-    @Test("success lines put id and ok first, then the fields in order")
+    @Test("success lines put id and ok first, then the answer's members in order")
     func success() {
-        let line = ResponseEncoder.success(id: .number(1), fields: [
-            ("value", "Hallo"), ("language", "de"), ("found", true),
-        ])
+        let line = ResponseEncoder.success(id: .number(1),
+                                           .value(GetAnswer(value: "Hallo", language: "de", isFound: true)))
         #expect(text(line) == #"{"id":1,"ok":true,"value":"Hallo","language":"de","found":true}"# + "\n")
-        #expect(text(ResponseEncoder.success(id: .string("a\"b"), fields: [])) == #"{"id":"a\"b","ok":true}"# + "\n")
-        #expect(text(ResponseEncoder.success(id: nil, fields: [("language", nil)]))
-            == #"{"id":null,"ok":true,"language":null}"# + "\n")
+        #expect(text(ResponseEncoder.success(id: .string("a\"b"), .unsubscribed)) == #"{"id":"a\"b","ok":true}"# + "\n")
+        #expect(text(ResponseEncoder.success(id: nil, .selection(SelectLanguageAnswer(selected: nil))))
+            == #"{"id":null,"ok":true,"selected":null}"# + "\n")
     }
 
     @Test("a line encoded without an id answers any id byte for byte as if encoded with it")
     func reidentified() {
-        let fields: [(String, JSONValue)] = [("entries", .object([("k", "v \"quoted\"")])), ("seq", 7)]
-        let anonymous = ResponseEncoder.success(id: nil, fields: fields)
+        let answer = Answer.table(TableAnswer(entries: [("k", "v \"quoted\"")], language: "de", seq: 7))
+        let anonymous = ResponseEncoder.success(id: nil, answer)
         for id in [RequestID.number(41), .number(-1), .string("a\"b"), .string("")] {
-            #expect(ResponseEncoder.line(anonymous, answering: id) == ResponseEncoder.success(id: id, fields: fields))
+            #expect(ResponseEncoder.line(anonymous, answering: id) == ResponseEncoder.success(id: id, answer))
         }
         #expect(ResponseEncoder.line(anonymous, answering: nil) == anonymous)
         let failure = ResponseEncoder.failure(id: nil, ProtocolError(.notFound, "no table"))
@@ -50,37 +49,37 @@ struct EncoderTests {
             == #"{"id":5,"ok":false,"error":{"code":"not_found","message":"no table 'X' in 'de'"}}"# + "\n")
     }
 
-    @Test("the table response writes entries in source order")
+    @Test("the table answer writes entries in source order, then its language and seq")
     func table() {
-        let line = ResponseEncoder.table(id: .number(9), language: "de", table: "Localizable", seq: 12,
-                                         entries: [("z", "letzte"), ("a\n", "erste \"1\"")])
-        #expect(text(line) == #"{"id":9,"ok":true,"language":"de","table":"Localizable","seq":12,"#
-            + #""entries":{"z":"letzte","a\n":"erste \"1\""}}"# + "\n")
+        let line = ResponseEncoder.success(id: .number(9), .table(TableAnswer(
+            entries: [("z", "letzte"), ("a\n", "erste \"1\"")], language: "de", seq: 12)))
+        #expect(text(line) == #"{"id":9,"ok":true,"entries":{"z":"letzte","a\n":"erste \"1\""},"#
+            + #""language":"de","seq":12}"# + "\n")
     }
 
     @Test("snapshot events list tables with their entries in order")
     func snapshot() {
-        let line = EventEncoder.snapshot(epoch: 77, seq: 3, tables: [
+        let line = EventEncoder.encode(.snapshot(tables: [
             TablePayload(language: LanguageTag("de")!, table: "Localizable", file: "de.lproj/Localizable.strings",
                          entries: [("greeting", "Hallo"), ("bye", "Tschüss")]),
             TablePayload(language: LanguageTag("en")!, table: "Empty", file: "en.lproj/Empty.strings", entries: []),
-        ])
+        ]), epoch: 77, seq: 3)
         #expect(text(line) == #"{"event":"snapshot","epoch":77,"seq":3,"tables":["#
             + #"{"language":"de","table":"Localizable","file":"de.lproj/Localizable.strings","#
             + #""entries":{"greeting":"Hallo","bye":"Tschüss"}},"#
             + #"{"language":"en","table":"Empty","file":"en.lproj/Empty.strings","entries":{}}]}"# + "\n")
-        #expect(text(EventEncoder.snapshot(epoch: 1, seq: 0, tables: []))
+        #expect(text(EventEncoder.encode(.snapshot(tables: []), epoch: 1, seq: 0))
             == #"{"event":"snapshot","epoch":1,"seq":0,"tables":[]}"# + "\n")
     }
 
     @Test("reload events list each change with added, changed and removed")
     func reload() {
-        let line = EventEncoder.reload(epoch: 77, seq: 4, changes: [
+        let line = EventEncoder.encode(.reload(changes: [
             ChangePayload(language: LanguageTag("de")!, table: "Localizable", file: "de.lproj/Localizable.strings", kind: .updated,
                           added: [("new", "Neu")], changed: [("greeting", "Servus")], removed: ["old"]),
             ChangePayload(language: LanguageTag("fr")!, table: "Main", file: "fr.lproj/Main.strings", kind: .deleted,
                           removed: ["a", "b"]),
-        ])
+        ]), epoch: 77, seq: 4)
         #expect(text(line) == #"{"event":"reload","epoch":77,"seq":4,"changes":["#
             + #"{"language":"de","table":"Localizable","file":"de.lproj/Localizable.strings","kind":"updated","#
             + #""added":{"new":"Neu"},"changed":{"greeting":"Servus"},"removed":["old"]},"#
@@ -90,28 +89,28 @@ struct EncoderTests {
 
     @Test("error, language and resync events")
     func smallEvents() {
-        #expect(text(EventEncoder.error(epoch: 7, seq: 5, file: "de.lproj/Localizable.strings", line: 12, column: 7,
-                                        message: "expected ';' after the value"))
+        #expect(text(EventEncoder.encode(.error(file: "de.lproj/Localizable.strings", line: 12, column: 7,
+                                        message: "expected ';' after the value"), epoch: 7, seq: 5))
             == #"{"event":"error","epoch":7,"seq":5,"file":"de.lproj/Localizable.strings","line":12,"column":7,"#
             + #""message":"expected ';' after the value"}"# + "\n")
-        #expect(text(EventEncoder.error(epoch: 7, seq: 6, file: "x.strings", line: nil, column: nil,
-                                        message: "permission denied"))
+        #expect(text(EventEncoder.encode(.error(file: "x.strings", line: nil, column: nil,
+                                        message: "permission denied"), epoch: 7, seq: 6))
             == #"{"event":"error","epoch":7,"seq":6,"file":"x.strings","line":null,"column":null,"#
             + #""message":"permission denied"}"# + "\n")
-        #expect(text(EventEncoder.language(epoch: 7, seq: 7, language: LanguageTag("fr"), previous: nil))
+        #expect(text(EventEncoder.encode(.language(language: LanguageTag("fr"), previous: nil), epoch: 7, seq: 7))
             == #"{"event":"language","epoch":7,"seq":7,"language":"fr","previous":null}"# + "\n")
-        #expect(text(EventEncoder.language(epoch: 7, seq: 8, language: nil, previous: LanguageTag("fr")))
+        #expect(text(EventEncoder.encode(.language(language: nil, previous: LanguageTag("fr")), epoch: 7, seq: 8))
             == #"{"event":"language","epoch":7,"seq":8,"language":null,"previous":"fr"}"# + "\n")
-        #expect(text(EventEncoder.resync(epoch: 9_007_199_254_740_991, seq: 9, reason: "slow-client"))
+        #expect(text(EventEncoder.encode(.resync(reason: "slow-client"), epoch: 9_007_199_254_740_991, seq: 9))
             == #"{"event":"resync","epoch":9007199254740991,"seq":9,"reason":"slow-client"}"# + "\n")
     }
 
     @Test("a large snapshot is one line that decodes back to the same entries")
     func largeSnapshot() throws {
         let entries = (0..<20_000).map { ("key.\($0) \"q\"", "Wert \($0)\nzeile 2 ✓") }
-        let line = EventEncoder.snapshot(epoch: 1, seq: 2, tables: [
+        let line = EventEncoder.encode(.snapshot(tables: [
             TablePayload(language: LanguageTag("de")!, table: "Big", file: "de.lproj/Big.strings", entries: entries),
-        ])
+        ]), epoch: 1, seq: 2)
         #expect(line.firstIndex(of: 0x0A) == line.count - 1)
         let message = try ServerMessage.decode(line.dropLast())
         guard case .event("snapshot", 1, 2, let body) = message,

@@ -13,11 +13,11 @@ import Testing
     @Test func snapshotsAndReloadsCarryRulesAndReadThemBack() throws {
         let tables = [TablePayload(language: LanguageTag("en")!, table: "L", file: "en.lproj/L.stringsdict",
                                    entries: [("files", "%d files")], rules: [("files", Self.rule)])]
-        let snapshot = EventEncoder.snapshot(epoch: 1, seq: 2, tables: tables)
+        let snapshot = EventEncoder.encode(.snapshot(tables: tables), epoch: 1, seq: 2)
         #expect(try ServerEventTests.typed(snapshot) == .snapshot(tables: tables))
         let changes = [ChangePayload(language: LanguageTag("en")!, table: "L", file: "f", kind: .updated,
                                      changed: [("files", "%d files")], rules: [("files", Self.rule)])]
-        let reload = EventEncoder.reload(epoch: 1, seq: 3, changes: changes)
+        let reload = EventEncoder.encode(.reload(changes: changes), epoch: 1, seq: 3)
         #expect(try ServerEventTests.typed(reload) == .reload(changes: changes))
         // The plain text is where an older client looks for it.
         let body = try #require(String(decoding: snapshot, as: UTF8.self).split(separator: "\n").first)
@@ -26,7 +26,7 @@ import Testing
 
     @Test func tablesWithoutRulesAreWrittenAsBefore() {
         let table = TablePayload(language: LanguageTag("de")!, table: "L", file: "f", entries: [("a", "b")])
-        #expect(String(decoding: EventEncoder.snapshot(epoch: 1, seq: 2, tables: [table]), as: UTF8.self)
+        #expect(String(decoding: EventEncoder.encode(.snapshot(tables: [table]), epoch: 1, seq: 2), as: UTF8.self)
             == #"{"event":"snapshot","epoch":1,"seq":2,"tables":[{"language":"de","table":"L","file":"f","entries":{"a":"b"}}]}"#
             + "\n")
     }

@@ -17,20 +17,25 @@ struct ServerEventTests {
             TablePayload(language: LanguageTag("de")!, table: "L", file: "de.lproj/L.strings", entries: [("b", "2"), ("a", "1\n")]),
             TablePayload(language: LanguageTag("en")!, table: "M", file: "en.lproj/M.strings", entries: []),
         ]
-        #expect(try Self.typed(EventEncoder.snapshot(epoch: 1, seq: 2, tables: tables)) == .snapshot(tables: tables))
+        #expect(try Self.typed(EventEncoder.encode(.snapshot(tables: tables), epoch: 1, seq: 2))
+            == .snapshot(tables: tables))
         let changes = [
             ChangePayload(language: LanguageTag("de")!, table: "L", file: "f", kind: .updated,
                           added: [("n", "N")], changed: [("c", "C")], removed: ["r"]),
             ChangePayload(language: LanguageTag("fr")!, table: "L", file: "g", kind: .created, added: [("k", "v")]),
         ]
-        #expect(try Self.typed(EventEncoder.reload(epoch: 1, seq: 3, changes: changes)) == .reload(changes: changes))
-        #expect(try Self.typed(EventEncoder.error(epoch: 1, seq: 4, file: "f", line: 3, column: 9, message: "m"))
+        #expect(try Self.typed(EventEncoder.encode(.reload(changes: changes), epoch: 1, seq: 3))
+            == .reload(changes: changes))
+        #expect(try Self.typed(EventEncoder.encode(.error(file: "f", line: 3, column: 9, message: "m"),
+                                                   epoch: 1, seq: 4))
             == .error(file: "f", line: 3, column: 9, message: "m"))
-        #expect(try Self.typed(EventEncoder.error(epoch: 1, seq: 4, file: "f", line: nil, column: nil, message: "m"))
+        #expect(try Self.typed(EventEncoder.encode(.error(file: "f", line: nil, column: nil, message: "m"),
+                                                   epoch: 1, seq: 4))
             == .error(file: "f", line: nil, column: nil, message: "m"))
-        #expect(try Self.typed(EventEncoder.language(epoch: 1, seq: 5, language: nil, previous: LanguageTag("de")))
+        #expect(try Self.typed(EventEncoder.encode(.language(language: nil, previous: LanguageTag("de")),
+                                                   epoch: 1, seq: 5))
             == .language(language: nil, previous: LanguageTag("de")))
-        #expect(try Self.typed(EventEncoder.resync(epoch: 1, seq: 6, reason: "root-removed"))
+        #expect(try Self.typed(EventEncoder.encode(.resync(reason: "root-removed"), epoch: 1, seq: 6))
             == .resync(reason: "root-removed"))
         #expect(try ServerEvent(name: "future", body: ["x": 1]) == .unknown(name: "future", body: ["x": 1]))
     }

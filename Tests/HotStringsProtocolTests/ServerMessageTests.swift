@@ -11,26 +11,26 @@ struct ServerMessageTests {
     @Test("every event the encoder writes decodes to its name, epoch, seq and body")
     func events() throws {
         let cases: [([UInt8], ServerMessage)] = [
-            (EventEncoder.snapshot(epoch: 5, seq: 1, tables: [
+            (EventEncoder.encode(.snapshot(tables: [
                 TablePayload(language: LanguageTag("de")!, table: "L", file: "de.lproj/L.strings", entries: [("b", "2"), ("a", "1")]),
-            ]), .event(name: "snapshot", epoch: 5, seq: 1, body: [
+            ]), epoch: 5, seq: 1), .event(name: "snapshot", epoch: 5, seq: 1, body: [
                 "tables": [
                     ["language": "de", "table": "L", "file": "de.lproj/L.strings", "entries": ["b": "2", "a": "1"]],
                 ],
             ])),
-            (EventEncoder.reload(epoch: 5, seq: 2, changes: [
+            (EventEncoder.encode(.reload(changes: [
                 ChangePayload(language: LanguageTag("de")!, table: "L", file: "f", kind: .created, added: [("k", "v")]),
-            ]), .event(name: "reload", epoch: 5, seq: 2, body: [
+            ]), epoch: 5, seq: 2), .event(name: "reload", epoch: 5, seq: 2, body: [
                 "changes": [[
                     "language": "de", "table": "L", "file": "f", "kind": "created",
                     "added": ["k": "v"], "changed": [:], "removed": [],
                 ]],
             ])),
-            (EventEncoder.error(epoch: 5, seq: 3, file: "f", line: 1, column: 2, message: "m"),
+            (EventEncoder.encode(.error(file: "f", line: 1, column: 2, message: "m"), epoch: 5, seq: 3),
              .event(name: "error", epoch: 5, seq: 3, body: ["file": "f", "line": 1, "column": 2, "message": "m"])),
-            (EventEncoder.language(epoch: 5, seq: 4, language: LanguageTag("fr"), previous: nil),
+            (EventEncoder.encode(.language(language: LanguageTag("fr"), previous: nil), epoch: 5, seq: 4),
              .event(name: "language", epoch: 5, seq: 4, body: ["language": "fr", "previous": nil])),
-            (EventEncoder.resync(epoch: 5, seq: 5, reason: "overflow"),
+            (EventEncoder.encode(.resync(reason: "overflow"), epoch: 5, seq: 5),
              .event(name: "resync", epoch: 5, seq: 5, body: ["reason": "overflow"])),
             (Array(#"{"event":"future","epoch":5,"seq":6,"x":[1]}"#.utf8),
              .event(name: "future", epoch: 5, seq: 6, body: ["x": [1]])),
@@ -43,14 +43,17 @@ struct ServerMessageTests {
     @Test("responses decode to their id and fields, or their error")
     func responses() throws {
         let cases: [([UInt8], ServerMessage)] = [
-            (ResponseEncoder.success(id: .number(1), fields: [("value", "Hallo"), ("language", "de"), ("found", true)]),
-             .response(id: .number(1), .success(["value": "Hallo", "language": "de", "found": true]))),
-            (ResponseEncoder.success(id: .string("x"), fields: []), .response(id: .string("x"), .success([:]))),
-            (ResponseEncoder.table(id: .number(2), language: "de", table: "L", seq: 3,
-                                   entries: [("z", "1"), ("a", "2")]),
-             .response(id: .number(2), .success([
-                 "language": "de", "table": "L", "seq": 3, "entries": ["z": "1", "a": "2"],
-             ]))),
+            (ResponseEncoder.success(id: .number(1), .value(GetAnswer(value: "Hallo", language: "de", isFound: true))),
+             .response(id: .number(1), .success(AnswerFields([
+                 ("value", "Hallo"), ("language", "de"), ("found", true),
+             ])))),
+            (ResponseEncoder.success(id: .string("x"), .unsubscribed),
+             .response(id: .string("x"), .success(AnswerFields([])))),
+            (ResponseEncoder.success(id: .number(2), .table(TableAnswer(entries: [("z", "1"), ("a", "2")],
+                                                                       language: "de", seq: 3))),
+             .response(id: .number(2), .success(AnswerFields([
+                 ("entries", ["z": "1", "a": "2"]), ("language", "de"), ("seq", 3),
+             ])))),
             (ResponseEncoder.failure(id: nil, .badRequest("not a JSON object")),
              .response(id: nil, .failure(.badRequest("not a JSON object")))),
             (ResponseEncoder.failure(id: .number(4), .unsupportedLanguage("xx", available: ["de"])),

@@ -111,7 +111,7 @@ final class DaemonEndpoint: ServiceEndpoint, @unchecked Sendable {
             switch try ServerMessage.decode(try client.nextLine()) {
             case .response(.number(id)?, let result):
                 eventsBeforeLastAnswer = Array(events[before...])
-                return result
+                return result.map(\.byName)
             case .response(let other, _):
                 throw ClientError(description: "an answer to \(String(describing: other)), not \(id)")
             case .event(let name, let epoch, let seq, let body):
@@ -148,7 +148,7 @@ final class EmbeddedEndpoint: ServiceEndpoint {
 
     func request(_ request: Request) async throws -> Result<[String: JSONValue], ProtocolError> {
         do {
-            return .success(try await transport.request(request))
+            return .success(AnswerFields(try await transport.request(request)).byName)
         } catch {
             guard error.code == .rejected, let code = error.rejectionCode, let message = error.message else {
                 throw error
@@ -188,4 +188,9 @@ final class EmbeddedEndpoint: ServiceEndpoint {
 /// What the embedded transport delivered and the test has not taken yet.
 final class TransportEventQueue: Sendable {
     let events = Mutex<[TransportEvent]>([])
+}
+
+extension AnswerFields {
+    /// The members by name (the last of a repeated name), for tests of what the wire carries.
+    var byName: [String: JSONValue] { Dictionary(json.objectMembers ?? [], uniquingKeysWith: { $1 }) }
 }

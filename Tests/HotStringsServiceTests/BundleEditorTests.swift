@@ -1,4 +1,5 @@
 import Foundation
+import HotStringsProtocol
 import HotStringsService
 import HotStringsTestSupport
 import LinuxSystem
@@ -159,8 +160,8 @@ final class SmallDisk {
 
     @Test func differingSpecifiersAreWrittenWithForce() throws {
         let bundle = try EditedBundle(sampleFiles)
-        let edit = BundleEditor.Edit(key: "count", language: "de", table: "Localizable",
-                                     change: .value("%@ Dateien", comment: nil), isForced: true)
+        let edit = Edit(key: "count", language: "de", table: "Localizable",
+                        change: .value("%@ Dateien", comment: nil), isForced: true)
         #expect(try bundle.editor().apply(edit) == "de.lproj/Localizable.strings")
     }
 
@@ -178,15 +179,15 @@ final class SmallDisk {
 
     @Test func anUnknownLanguageGetsItsFolderOnlyWhenAsked() throws {
         let bundle = try EditedBundle(sampleFiles)
-        let edit = BundleEditor.Edit(key: "k", language: "it", table: "Localizable",
-                                     change: .value("ciao", comment: nil), createsLanguage: true)
+        let edit = Edit(key: "k", language: "it", table: "Localizable",
+                        change: .value("ciao", comment: nil), createsLanguage: true)
         #expect(try bundle.editor().apply(edit) == "it.lproj/Localizable.strings")
         #expect(try StringsFile.parse(Array(bundle.read("it.lproj/Localizable.strings").utf8))["k"] == "ciao")
     }
 
     @Test func removeTakesTheEntry() throws {
         let bundle = try EditedBundle(sampleFiles)
-        let edit = BundleEditor.Edit(key: "count", language: "de", table: "Localizable", change: .removal)
+        let edit = Edit(key: "count", language: "de", table: "Localizable", change: .removal)
         #expect(try bundle.editor().apply(edit) == "de.lproj/Localizable.strings")
         #expect(try StringsFile.parse(Array(bundle.read("de.lproj/Localizable.strings").utf8))["count"] == nil)
         #expect(throws: BundleEditor.Failure.self) { try bundle.editor().apply(edit) }
@@ -215,7 +216,7 @@ final class SmallDisk {
             "\(error)".contains("plural entry of") && "\(error)".contains("de.lproj/Localizable.stringsdict")
         }
         #expect(try bundle.contents() == before)
-        let removal = BundleEditor.Edit(key: "count", language: "de", table: "Localizable", change: .removal)
+        let removal = Edit(key: "count", language: "de", table: "Localizable", change: .removal)
         #expect(try bundle.editor().apply(removal) == "de.lproj/Localizable.stringsdict")
         #expect(try bundle.editor().apply(removal) == "de.lproj/Localizable.strings")
         #expect(try StringsFile.parse(Array(bundle.read("de.lproj/Localizable.strings").utf8))["count"] == nil)

@@ -1,3 +1,4 @@
+import HotStringsProtocol
 import HotStringsService
 import StringsFormat
 import Testing
@@ -115,7 +116,7 @@ extension EditedBundle {
     /// Sets German's `key` (a form of it with `form`; on `device`) through `BundleEditor`; the file written.
     func setGerman(_ key: String, _ value: String, form: String? = nil, device: String?,
                    table: String = "Localizable", force: Bool = false) throws -> String {
-        let change: BundleEditor.Edit.Change = form.map { .form($0, variable: nil, value: value) }
+        let change: Edit.Change = form.map { .form($0, variable: nil, value: value) }
             ?? .value(value, comment: nil)
         return try editor().apply(.init(key: key, language: "de", table: table, change: change, device: device,
                                         isForced: force))

@@ -2,6 +2,7 @@ import BundleChanges
 import BundleWatcher
 import Foundation
 import HotStringsLint
+import HotStringsProtocol
 import HotStringsRelease
 import HotStringsService
 import HotStringsTestSupport
@@ -166,7 +167,7 @@ struct NameCase: Sendable, CustomStringConvertible {
     private func checkEditor(_ name: NameCase, root: String) throws {
         let before = try FileSystem.readFile(atPath: root + "/" + name.path, maximumSize: 1 << 20)
         let editor = try BundleEditor(root: root, developmentLanguage: LanguageTag("en")!)
-        let change: BundleEditor.Edit.Change = name.path.hasSuffix(".stringsdict")
+        let change: Edit.Change = name.path.hasSuffix(".stringsdict")
             ? .form("one", variable: nil, value: "%d thing") : .value("edited", comment: nil)
         let written = try? editor.apply(.init(key: "k", language: name.language, table: name.table, change: change))
         #expect((written == name.path) == (name.served != .no), "editor: \(name) wrote \(written ?? "nothing")")

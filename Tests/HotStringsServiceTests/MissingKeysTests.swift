@@ -33,7 +33,7 @@ struct MissingKeysMergeTests {
         #expect(keys.list(language: nil, table: nil).count == 2)
         #expect(keys.dropped == 998)
         #expect(keys.list(language: nil, table: nil).first?.count == 8)
-        #expect(keys.statusJSON["missing"]?.int64Value == 2 && keys.statusJSON["dropped"]?.int64Value == 998)
+        #expect(keys.counts.missing == 2 && keys.counts.dropped == 998)
     }
 
     @Test func rfc3339TimesRoundTripToTheMillisecond() {

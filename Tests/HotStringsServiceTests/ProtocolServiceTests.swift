@@ -14,7 +14,7 @@ struct ProtocolServiceTests {
         let outputs = try await fixture.scan()
         #expect(outputs.map(\.kind) == ["firstScanServed", "response"])
         let answer = try #require(try outputs.last?.response?.get())
-        #expect(answer.first { $0.0 == "value" }?.1 == .string("Hallo!"))
+        #expect(try ServiceFixture.members(of: answer)["value"] == .string("Hallo!"))
     }
 
     @Test func helloNamesTheServerItsPositionAndTheBundle() async throws {

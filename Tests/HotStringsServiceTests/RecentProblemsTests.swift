@@ -22,7 +22,11 @@ struct RecentProblemsTests {
         var recent = RecentProblems()
         recent.append(FileProblem(file: "de.lproj/A.strings", line: 3, column: 9, message: "expected ';'"))
         recent.append(FileProblem(file: "x.lproj", message: "not a language folder name"))
-        let entries = try #require(recent.json.arrayValue)
+        var status = StatusAnswer(root: "/b", isRootPresent: true, watchedDirectories: 1, files: 1, tables: 1,
+                                  subscribers: 0, connections: 0, lastErrors: recent.problems, uptime: 1,
+                                  position: StreamPosition(epoch: 1, seq: 1))
+        status.webURL = nil
+        let entries = try #require(try ServiceFixture.members(of: .status(status))["lastErrors"]?.arrayValue)
         #expect(entries.count == 2)
         #expect(entries[0]["file"]?.stringValue == "de.lproj/A.strings")
         #expect(entries[0]["line"] == .integer(3))

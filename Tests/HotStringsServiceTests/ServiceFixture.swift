@@ -102,11 +102,17 @@ final class ServiceFixture {
         return await service.handle(.request(client, .number(nextRequestID), request))
     }
 
-    /// Sends `request` and returns its answer's members; records an issue when it failed.
+    /// Sends `request` and returns its answer's members as the wire carries them; throws when it failed.
     func answer(_ request: Request, from client: ClientID = 1) async throws -> [String: JSONValue] {
         let outputs = await send(request, from: client)
         let result = try #require(outputs.lazy.compactMap(\.response).first)
-        return try result.map { Dictionary($0, uniquingKeysWith: { $1 }) }.get()
+        return try Self.members(of: result.get())
+    }
+
+    /// `answer`'s members as a daemon writes them and a client reads them back: encoded, then decoded.
+    static func members(of answer: Answer) throws -> [String: JSONValue] {
+        let members = try #require(AnswerFields(answer).json.objectMembers)
+        return Dictionary(members, uniquingKeysWith: { $1 })
     }
 
     /// Sends `request` and returns the error it was answered with.
@@ -122,9 +128,9 @@ struct Unexpected: Error, CustomStringConvertible {
     var description: String
 }
 
-extension ServiceOutput where Rendering.Answer == ServiceAnswer {
+extension ServiceOutput where Rendering.RenderedAnswer == ServiceAnswer {
     /// The result of a `.response`.
-    var response: Result<[(String, JSONValue)], ProtocolError>? {
+    var response: Result<Answer, ProtocolError>? {
         if case .response(_, let answer) = self { answer.result } else { nil }
     }
 

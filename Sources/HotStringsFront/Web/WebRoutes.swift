@@ -78,45 +78,32 @@ enum WebRoutes {
     /// The HTTP answer for the core's answer line: 200 with the line when `ok`, else the status its error code
     /// maps to, with the line (`{"ok":false,"error":{"code","message"}}`) as the body.
     static func response(to call: WebCall, answer line: [UInt8]) -> HTTPResponse {
-        guard let answer = try? JSONValue(parsing: line) else {
-            return .text(.internalError, "an unreadable answer")
-        }
-        guard answer["ok"]?.boolValue == true else {
-            return .json(status(forCode: answer["error"]?["code"]?.stringValue), line)
+        let message = try? ServerMessage.decode(line.last == 0x0A ? line.dropLast() : line[...])
+        guard case .response(_, let result)? = message else { return .text(.internalError, "an unreadable answer") }
+        let fields: AnswerFields
+        switch result {
+        case .success(let received): fields = received
+        case .failure(let error): return .json(status(forCode: error.code), line)
         }
         switch call {
         case .answer:
             return .json(.ok, line)
         case .tables:
-            var languagesByTable: [String: [String]] = [:]
-            var pseudoLanguages: [String] = []
-            for summary in answer["languages"]?.arrayValue ?? [] {
-                guard let language = summary["language"]?.stringValue else { continue }
-                if summary["pseudo"]?.boolValue == true { pseudoLanguages.append(language) }
-                for (table, _) in summary["tables"]?.objectMembers ?? [] {
-                    languagesByTable[table, default: []].append(language)
-                }
+            guard let languages = try? LanguagesAnswer(fields) else {
+                return .text(.internalError, "an unreadable answer")
             }
-            let tables = languagesByTable.sorted { $0.key < $1.key }.map { table, languages in
-                JSONValue.object([("table", .string(table)), ("languages", .strings(languages.sorted()))])
-            }
-            let body: JSONValue = .object([
-                ("ok", .bool(true)), ("tables", .array(tables)),
-                ("developmentLanguage", answer["developmentLanguage"] ?? .null),
-                ("pseudoLanguages", .strings(pseudoLanguages.sorted())),
-            ])
-            return .json(.ok, body.serialized())
+            return .json(.ok, TableList(languages).body)
         }
     }
 
-    private static func status(forCode code: String?) -> HTTPStatus {
+    private static func status(forCode code: ProtocolError.Code) -> HTTPStatus {
         switch code {
-        case ProtocolError.Code.notFound.rawValue: .notFound
-        case ProtocolError.Code.unsupportedLanguage.rawValue: .unprocessable
-        case ProtocolError.Code.tooLarge.rawValue: .contentTooLarge
-        case ProtocolError.Code.internal.rawValue: .internalError
-        case ProtocolError.Code.busy.rawValue: .unavailable
-        default: .badRequest
+        case .notFound: .notFound
+        case .unsupportedLanguage: .unprocessable
+        case .tooLarge: .contentTooLarge
+        case .internal: .internalError
+        case .busy: .unavailable
+        case .badRequest, .unknownOp: .badRequest
         }
     }
 }

@@ -15,11 +15,12 @@ final class FakeTransport: HotStringsTransport {
     }
 
     private let state = Mutex(State())
-    private let answer: @Sendable (FakeTransport, Request) -> Result<[String: JSONValue], LiveStringsError>
+    private let answer: @Sendable (FakeTransport, Request) -> Result<Answer, LiveStringsError>
 
-    /// A transport whose requests get `answer`'s result; by default every request succeeds with no fields.
-    init(answer: @escaping @Sendable (FakeTransport, Request) -> Result<[String: JSONValue], LiveStringsError>
-            = { _, _ in .success([:]) }) {
+    /// A transport whose requests get `answer`'s result; by default every request succeeds with an answer without
+    /// members (what the client's own `report-missing` gets).
+    init(answer: @escaping @Sendable (FakeTransport, Request) -> Result<Answer, LiveStringsError>
+            = { _, _ in .success(.missingReported) }) {
         self.answer = answer
     }
 
@@ -31,7 +32,7 @@ final class FakeTransport: HotStringsTransport {
         state.withLock { $0.commands.append(command) }
     }
 
-    func request(_ request: Request) async throws(LiveStringsError) -> [String: JSONValue] {
+    func request(_ request: Request) async throws(LiveStringsError) -> Answer {
         state.withLock { $0.requests.append(request) }
         return try answer(self, request).get()
     }

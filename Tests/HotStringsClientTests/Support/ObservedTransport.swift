@@ -40,7 +40,7 @@ final class ObservedTransport: HotStringsTransport {
 
     func send(_ command: TransportCommand) { base.send(command) }
 
-    func request(_ request: Request) async throws(LiveStringsError) -> [String: JSONValue] {
+    func request(_ request: Request) async throws(LiveStringsError) -> Answer {
         try await base.request(request)
     }
 
