@@ -69,7 +69,7 @@ struct Connection {
     /// A client of the page, idle from `now`.
     static func http(_ id: ClientID, page: WebServer, at now: ContinuousClock.Instant) -> Connection {
         Connection(id: id, outbox: Outbox(limit: page.limits.eventBytes, rule: .close),
-                   state: .http(HTTPSession(stage: .idle(since: now))))
+                   state: .http(HTTPSession(stage: .idle(since: StoredInstant(now)))))
     }
 
     /// Whether it is a client of the page.
@@ -89,10 +89,9 @@ struct Connection {
 
     /// What the poller should wait for.
     func interest(_ limits: IOLoop.Limits) -> EventPoller.Interest {
-        var interest: EventPoller.Interest = []
-        if isReading(limits) { interest.insert(.readable) }
-        if !outbox.isEmpty { interest.insert(.writable) }
-        return interest
+        // Built from raw values: the option set's generic `insert` is not specialized for it across modules.
+        EventPoller.Interest(rawValue: (isReading(limits) ? EventPoller.Interest.readable.rawValue : 0)
+            | (outbox.isEmpty ? 0 : EventPoller.Interest.writable.rawValue))
     }
 
     /// Whether it has a request to hand the core and may hand it now (a socket client's turn, `takeTurn`).
@@ -181,28 +180,38 @@ struct Connection {
         return withLines { _, outbox in LineSession.queueAnswer(bytes, id, &outbox, limits) }
     }
 
+    /// The bytes of a broadcast event the loop may write at once, before giving it to `event`: nothing waits in the
+    /// outbox, and it takes events now (a socket client reading along, an open event stream of the page). Nil: the
+    /// event is only queued. A broadcast to thousands is so one `send` each and one pass over them, not a queue and
+    /// a flush.
+    func eventToWriteAtOnce(_ line: [UInt8], serverSent: [UInt8]?) -> [UInt8]? {
+        guard outbox.writesEventsAtOnce else { return nil }
+        if case .lines = state { return line }
+        guard case .http(let session) = state, case .events(isOpen: true) = session.stage else { return nil }
+        return serverSent
+    }
+
     /// A broadcast event: `line` for a socket client, `serverSent` (the same as a Server-Sent Event) for an event
-    /// stream of the page; subject to the outbox's cap and its overflow rule.
-    mutating func event(_ line: [UInt8], serverSent: [UInt8]?) -> Actions {
-        switch state {
-        case .lines:
-            switch outbox.enqueue(line) {
+    /// stream of the page; its first `written` bytes went out at once (`eventToWriteAtOnce`), the rest is queued,
+    /// subject to the outbox's cap and its overflow rule.
+    mutating func event(_ line: [UInt8], serverSent: [UInt8]?, written: Int = 0) -> Actions {
+        // The state is only looked at, never bound, before the outbox changes: a payload bound across a change of
+        // the connection would be copied (a retain and a release per subscriber of each event).
+        if case .lines = state {
+            switch outbox.enqueue(line, written: written) {
+            case .written, .skipped: return .none
             case .queued: return .flush
-            case .skipped: return .none
             case .overflowed: return Actions(input: .overflowed(id), flushes: true)
             case .closes: return .close
             }
-        case .http(let session):
-            guard session.isEventStream, let serverSent else { return .none }
-            switch outbox.enqueue(serverSent) {
-            case .queued: return .flush
-            case .skipped, .overflowed: return .none
-            case .closes:
-                Log.warning("web: closing an event stream that stopped reading")
-                return .close
-            }
-        case .modifying:
-            return .none
+        }
+        guard isEventStream, let serverSent else { return .none }
+        switch outbox.enqueue(serverSent, written: written) {
+        case .written, .skipped, .overflowed: return .none
+        case .queued: return .flush
+        case .closes:
+            Log.warning("web: closing an event stream that stopped reading")
+            return .close
         }
     }
 
@@ -223,17 +232,16 @@ struct Connection {
 
     /// The loop wrote what the socket took (`flush` is what the outbox said).
     mutating func flushed(_ flush: Outbox.Flush, at now: ContinuousClock.Instant) -> Actions {
-        switch state {
-        case .lines(let session):
-            guard flush != .blocked else { return .none }
-            if session.phase == .closing { return .close }
-            return flush == .caughtUp ? Actions(input: .caughtUp(id)) : .none
-        case .http:
-            guard flush != .blocked else { return .none }
-            return withHTTP { session, _ in session.written(at: now) }
-        case .modifying:
-            return .none
-        }
+        guard flush != .blocked else { return .none }
+        if case .http = state { return withHTTP { session, _ in session.written(at: now) } }
+        if isClosingLines { return .close }
+        return flush == .caughtUp ? Actions(input: .caughtUp(id)) : .none
+    }
+
+    /// Whether it is a socket client written its last bytes before it is closed.
+    private var isClosingLines: Bool {
+        guard case .lines(let session) = state else { return false }
+        return session.phase == .closing
     }
 
     /// Its deadline passed (`deadline`).

@@ -71,7 +71,14 @@ struct ConnectionTable {
     @discardableResult
     mutating func update<Result>(_ fd: Int32, _ body: (inout Entry) -> Result) -> Result? {
         let index = Int(fd)
-        guard index >= 0, index < slots.count, slots[index] != nil else { return nil }
-        return body(&slots[index]!)
+        guard index >= 0, index < slots.count else { return nil }
+        // Optional chaining changes the entry in place; comparing it with nil first would copy it (a retain and a
+        // release of each of its buffers, for every subscriber of an event).
+        return slots[index]?.change(body)
     }
+}
+
+extension ConnectionTable.Entry {
+    /// Runs `body` on the entry in place.
+    fileprivate mutating func change<Result>(_ body: (inout Self) -> Result) -> Result { body(&self) }
 }

@@ -195,13 +195,42 @@ extension IOLoop {
             // Subject to each subscriber's buffer cap. One buffer, shared; the page's streams share theirs.
             let serverSent = context.eventStreams > 0 ? HTTPSession.serverSentEvent(line) : nil
             for id in ids {
-                deliver(to: id, &state) { $0.event(line, serverSent: serverSent) }
+                guard let fd = state.table.descriptor(of: id) else { continue }
+                deliverEvent(line, serverSent, to: fd, &state)
             }
         case .slowClientResync(let id, let line):
             deliver(to: id, &state) { $0.beginResync(line) }
         case .slowClientSnapshot(let id, let bytes):
             deliver(to: id, &state) { $0.endResync(with: bytes) }
         }
+    }
+
+    /// Gives the connection on `fd` an event: written at once when nothing waits before it (the rest, if its socket
+    /// took only part, queued and written when it is writable), else queued for this pass's flush. `handle` for the
+    /// one input that changes nothing but the outbox, without looking at its turn or interest (a flush does), as it
+    /// runs for each of thousands of subscribers: one visit and one `send` each.
+    private func deliverEvent(_ line: [UInt8], _ serverSent: [UInt8]?, to fd: Int32, _ state: inout State) {
+        let io = io
+        let outcome = state.table.update(fd) { (entry: inout ConnectionTable.Entry)
+            -> (actions: Connection.Actions, needsFlush: Bool) in
+            var written = 0
+            if let bytes = entry.connection.eventToWriteAtOnce(line, serverSent: serverSent) {
+                switch bytes.withUnsafeBytes({ io.transmit(fd, $0) }) {
+                case .bytes(let count): written = count
+                case .wouldBlock: break
+                case .closed, .failed: return (.close, false)
+                }
+            }
+            let actions = entry.connection.event(line, serverSent: serverSent, written: written)
+            let needsFlush = actions.flushes && !entry.isFlushQueued
+            if needsFlush { entry.isFlushQueued = true }
+            return (actions, needsFlush)
+        }
+        guard let outcome else { return }
+        if outcome.actions.input != nil || outcome.actions.closes {
+            guard perform(outcome.actions, fd, &state) else { return }
+        }
+        if outcome.needsFlush { state.needsFlush.append(fd) }
     }
 
     /// Gives the connection of client `id`, if it is still connected, what the core sent it.

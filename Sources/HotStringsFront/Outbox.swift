@@ -31,6 +31,8 @@ struct Outbox {
 
     /// What `enqueue` did.
     enum Outcome: Equatable {
+        /// Written whole at once: nothing is queued.
+        case written
         case queued
         /// Dropped because the client is being resynchronized (a snapshot will replace it).
         case skipped
@@ -76,15 +78,27 @@ struct Outbox {
 
     var isEmpty: Bool { pendingBytes == 0 }
 
-    /// Queues a line subject to the cap (events).
-    mutating func enqueue(_ bytes: [UInt8]) -> Outcome {
+    /// Whether an event would be the next bytes written: nothing waits and events are taken. The loop then writes
+    /// it at once, and queues only what the socket did not take (`enqueue(_:written:)`).
+    var writesEventsAtOnce: Bool { pendingBytes == 0 && phase == .current }
+
+    /// Queues a line subject to the cap (events), but for its first `written` bytes, which the socket took at once.
+    /// - Precondition: `written` is 0 unless `writesEventsAtOnce`.
+    mutating func enqueue(_ bytes: [UInt8], written: Int = 0) -> Outcome {
+        precondition(written == 0 || writesEventsAtOnce, "an event written ahead of queued bytes")
         switch phase {
         case .overflowed, .resyncing, .caughtUp:
             return .skipped
         case .current:
             let eventBytes = pendingBytes - requestedBytes
             guard eventBytes + bytes.count <= limit || eventBytes == 0 else { return overflow() }
+            guard written < bytes.count else { return .written }
             append(bytes, isRequested: false)
+            if written > 0 {
+                // The rest of a line partly written: the outbox was empty, so it is the head chunk.
+                offset = written
+                pendingBytes -= written
+            }
             return .queued
         }
     }

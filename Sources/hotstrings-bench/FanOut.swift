@@ -53,9 +53,9 @@ enum FanOut {
             try relay.prepare(lineBytes: lineBytes)
             relayed.append(try time(relay.connections, poller, &buffer) { try relay.save(text) })
         }
-        // Both sides' connections open at once, when this process may hold them: a save of each in turn. Otherwise the
-        // daemon's saves, then the relay's (with 10,000 subscribers and a limit of 20,000 files).
-        let isInterleaved = ResourceLimits.raiseOpenFiles() >= 2 * count + 256
+        // Both sides' connections open at once, when this process may hold them (raising its hard limit where it is
+        // allowed to): a save of each in turn. Otherwise the daemon's saves, then the relay's.
+        let isInterleaved = ResourceLimits.raiseOpenFilesBeyondTheHardLimit(to: 2 * count + 256) >= 2 * count + 256
         if isInterleaved {
             let relayProcess = try FanOutRelay(connections: count)
             defer { relayProcess.stop() }

@@ -124,6 +124,20 @@ struct OutboxTests {
         #expect(kept == line(String(repeating: "s", count: 40)) + line("answer"), "events go, answers stay")
     }
 
+    /// An event written at once while nothing waits: whole, nothing is queued; in part, the rest is queued first and
+    /// counts against the cap; once anything waits, events are only queued.
+    @Test func anEventWrittenAtOnceQueuesOnlyItsRest() {
+        var outbox = Outbox(limit: 10, rule: resynchronizing)
+        #expect(outbox.writesEventsAtOnce)
+        #expect(outbox.enqueue(line("whole"), written: 6) == .written)
+        #expect(outbox.isEmpty)
+        #expect(outbox.enqueue(line("partly"), written: 2) == .queued)
+        #expect(outbox.pendingBytes == 5 && !outbox.writesEventsAtOnce)
+        #expect(outbox.enqueue(line("next")) == .queued)
+        #expect(outbox.enqueue(line("x")) == .overflowed, "the rest counts: 5 + 5 + 2 bytes")
+        #expect(drain(&outbox).bytes == Array("rtly\n".utf8), "the line partly written is kept whole")
+    }
+
     @Test func anOverflowKeepsAPartlyWrittenEventAndTheAnswersAfterIt() {
         var outbox = Outbox(limit: 14, rule: resynchronizing)
         #expect(outbox.enqueue(line("event1")) == .queued)

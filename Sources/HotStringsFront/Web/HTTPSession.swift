@@ -11,19 +11,19 @@ struct HTTPSession {
     /// Where the connection is.
     enum Stage {
         /// Between requests, since `since` (closed `WebServer.Limits.idleTimeout` after).
-        case idle(since: ContinuousClock.Instant)
+        case idle(since: StoredInstant)
         /// Reading a request that began at `since` (408 after `requestTimeout`).
-        case reading(since: ContinuousClock.Instant)
+        case reading(since: StoredInstant)
         /// Its request is with the core; what the client sent after it waits in the input.
         case awaitingCore(WebCall, keepsAlive: Bool)
         /// An event stream: waiting for the subscription's answer (`isOpen` false), then relaying events.
         case events(isOpen: Bool)
         /// Its last answer is being written (from `since`, for at most `lingerTimeout`); then its writing side is shut
         /// and it lingers.
-        case closing(since: ContinuousClock.Instant)
+        case closing(since: StoredInstant)
         /// Reading and dropping what the client still sends, until it closes or `lingerTimeout` after `since`, so
         /// that the answer is not lost to a reset.
-        case lingering(since: ContinuousClock.Instant)
+        case lingering(since: StoredInstant)
     }
 
     private(set) var stage: Stage
@@ -47,9 +47,9 @@ struct HTTPSession {
     /// When its stage times out; nil while the core or an event stream holds it.
     func deadline(_ limits: WebServer.Limits) -> ContinuousClock.Instant? {
         switch stage {
-        case .idle(let since): since + limits.idleTimeout
-        case .reading(let since): since + limits.requestTimeout
-        case .closing(let since), .lingering(let since): since + limits.lingerTimeout
+        case .idle(let since): since.instant + limits.idleTimeout
+        case .reading(let since): since.instant + limits.requestTimeout
+        case .closing(let since), .lingering(let since): since.instant + limits.lingerTimeout
         case .awaitingCore, .events: nil
         }
     }
@@ -57,7 +57,7 @@ struct HTTPSession {
     /// Since when it may be closed to make room (waiting for a request, reading one, or finishing).
     var evictableSince: ContinuousClock.Instant? {
         switch stage {
-        case .idle(let since), .reading(let since), .closing(let since), .lingering(let since): since
+        case .idle(let since), .reading(let since), .closing(let since), .lingering(let since): since.instant
         case .awaitingCore, .events: nil
         }
     }
@@ -69,7 +69,7 @@ struct HTTPSession {
             // Dropped: a lingering client's rest, and an event stream's client has nothing to say.
             return .none
         case .idle:
-            stage = .reading(since: context.now)
+            stage = .reading(since: StoredInstant(context.now))
         case .reading, .awaitingCore, .closing:
             break
         }
@@ -89,10 +89,10 @@ struct HTTPSession {
             case .awaitingCore, .events, .closing, .lingering: return actions
             }
             guard !input.isEmpty else {
-                stage = .idle(since: context.now)
+                stage = .idle(since: StoredInstant(context.now))
                 return actions
             }
-            if case .idle = stage { stage = .reading(since: context.now) }
+            if case .idle = stage { stage = .reading(since: StoredInstant(context.now)) }
             switch HTTPRequestHead.parse(input, limit: page.limits.headBytes) {
             case .incomplete:
                 return actions
@@ -154,9 +154,9 @@ struct HTTPSession {
         outbox.enqueueRegardless(response.serialized(keepsAlive: keepsAlive))
         actions.flushes = true
         if keepsAlive {
-            stage = .idle(since: now)
+            stage = .idle(since: StoredInstant(now))
         } else {
-            stage = .closing(since: now)
+            stage = .closing(since: StoredInstant(now))
             input = []
         }
     }
@@ -185,7 +185,7 @@ struct HTTPSession {
     /// Everything queued was written: after the last answer, the writing side is shut and the connection lingers.
     mutating func written(at now: ContinuousClock.Instant) -> Connection.Actions {
         guard case .closing = stage else { return .none }
-        stage = .lingering(since: now)
+        stage = .lingering(since: StoredInstant(now))
         return Connection.Actions(shutsDownWrite: true)
     }
 
@@ -203,4 +203,20 @@ struct HTTPSession {
         let data = line.last == UInt8(ascii: "\n") ? line.dropLast() : line[...]
         return Array("data: ".utf8) + data + Array("\n\n".utf8)
     }
+}
+
+/// An instant of the loop's clock as a connection stores it: a `Duration` from a fixed instant. `ContinuousClock.Instant`
+/// has no fixed layout outside the standard library, so a connection holding one would be copied, moved and matched
+/// through runtime calls, for each of thousands of subscribers of each event.
+struct StoredInstant: Comparable, Sendable {
+    private static let origin = ContinuousClock.now
+    private let offset: Duration
+
+    init(_ instant: ContinuousClock.Instant) {
+        offset = instant - Self.origin
+    }
+
+    var instant: ContinuousClock.Instant { Self.origin + offset }
+
+    static func < (lhs: StoredInstant, rhs: StoredInstant) -> Bool { lhs.offset < rhs.offset }
 }
