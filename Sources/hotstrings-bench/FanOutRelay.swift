@@ -5,8 +5,9 @@ import LinuxSystem
 
 /// The fan-out reference: a child process that accepts N Unix socket connections, watches a table's folder with a
 /// bare inotify watch (`IN_MOVED_TO`, as the serve latency's floor) and, when the table is saved, writes one line to
-/// each connection with the daemon's system calls (`accept4`, then `send` with `MSG_DONTWAIT | MSG_NOSIGNAL` per
-/// socket). No protocol, parsing, store or per-client bookkeeping. The benchmark saves its table as it saves the
+/// each connection with the daemon's system calls (`accept4` and `epoll_ctl` to hear the client, as a server that
+/// reads its clients does, then `send` with `MSG_DONTWAIT | MSG_NOSIGNAL` per socket). No protocol, parsing, store
+/// or per-client bookkeeping. The benchmark saves its table as it saves the
 /// daemon's (the same text, written beside and renamed over) and reads the N other ends exactly as it reads the
 /// daemon's subscribers, so the two figures differ only in what sits between the save and the calls.
 final class FanOutRelay {
@@ -114,13 +115,14 @@ struct FanOutRelayProcess: BenchmarkSuite {
                 }
                 if event.fd == listener {
                     while let fd = try UnixSocket.accept(listener) {
-                        if control < 0 {
-                            control = fd
-                            try poller.add(fd, interest: .readable)
-                        } else {
-                            clients.append(fd)
-                        }
+                        try poller.add(fd, interest: .readable)
+                        if control < 0 { control = fd } else { clients.append(fd) }
                     }
+                    continue
+                }
+                guard event.fd == control else {
+                    // A client says nothing; one that hangs up leaves the poller (the benchmark closes them at the end).
+                    poller.remove(event.fd)
                     continue
                 }
                 guard case .bytes(let count) = SocketIO.receive(control, into: &buffer) else { return 0 }
