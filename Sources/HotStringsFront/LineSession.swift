@@ -57,12 +57,14 @@ struct LineSession {
         phase == .reading && !mayHoldLines && mayTakeRequests(outbox, limits) && outbox.pendingBytes < limits.outboxBytes
     }
 
+    /// Bytes read: into the framer; the lines they complete wait for the client's turn.
     mutating func received(_ bytes: UnsafeRawBufferPointer) -> Connection.Actions {
         framer.append(bytes)
         mayHoldLines = true
         return .none
     }
 
+    /// The client shut down its writing side: what it sent is answered, then it is closed.
     mutating func receivedEnd() -> Connection.Actions {
         guard phase == .reading else { return .none }
         phase = .inputEnded
@@ -121,6 +123,7 @@ struct LineSession {
         return Connection.Actions(backlogChange: -count)
     }
 
+    /// The loop stops: no more requests; what is queued is written, then it is closed.
     mutating func stop() -> Connection.Actions {
         phase = .closing
         framer = LineFramer()

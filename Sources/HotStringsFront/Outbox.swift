@@ -33,6 +33,7 @@ struct Outbox {
     enum Outcome: Equatable {
         /// Written whole at once: nothing is queued.
         case written
+        /// Queued (what the socket did not take at once).
         case queued
         /// Dropped because the client is being resynchronized (a snapshot will replace it).
         case skipped
@@ -71,11 +72,13 @@ struct Outbox {
         var isRequested: Bool
     }
 
+    /// An empty outbox whose unsent events may hold `limit` bytes, with `rule` past it.
     init(limit: Int, rule: OverflowRule) {
         self.limit = limit
         self.rule = rule
     }
 
+    /// Whether nothing waits to be written.
     var isEmpty: Bool { pendingBytes == 0 }
 
     /// Whether an event would be the next bytes written: nothing waits and events are taken. The loop then writes

@@ -42,6 +42,7 @@ struct HTTPSession {
         }
     }
 
+    /// Whether it is an event stream (open, or waiting for its subscription's answer).
     var isEventStream: Bool { if case .events = stage { true } else { false } }
 
     /// When its stage times out; nil while the core or an event stream holds it.
@@ -62,6 +63,8 @@ struct HTTPSession {
         }
     }
 
+    /// Bytes read: a request's, taken and answered or handed on once whole; dropped while lingering or from an event
+    /// stream's client.
     mutating func received(_ bytes: UnsafeRawBufferPointer, _ id: ClientID, _ outbox: inout Outbox,
                            _ context: Connection.Context) -> Connection.Actions {
         switch stage {
@@ -212,10 +215,12 @@ struct StoredInstant: Comparable, Sendable {
     private static let origin = ContinuousClock.now
     private let offset: Duration
 
+    /// `instant`, stored.
     init(_ instant: ContinuousClock.Instant) {
         offset = instant - Self.origin
     }
 
+    /// The instant it stands for.
     var instant: ContinuousClock.Instant { Self.origin + offset }
 
     static func < (lhs: StoredInstant, rhs: StoredInstant) -> Bool { lhs.offset < rhs.offset }
