@@ -55,6 +55,9 @@ final class FanOutRelay {
         }
     }
 
+    /// The relay's process ID.
+    var pid: Int32 { child.pid }
+
     /// Has the relay write a line of `lineBytes` bytes (the newline included) on the next saves.
     func prepare(lineBytes: Int) throws {
         try control.send("line \(lineBytes)")

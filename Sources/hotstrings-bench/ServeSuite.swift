@@ -139,6 +139,9 @@ final class Daemon {
     }
 
     var residentBytes: Int { launched.residentBytes }
+
+    /// The daemon's process ID.
+    var pid: Int32 { launched.pid }
 }
 
 extension LineConnection {
