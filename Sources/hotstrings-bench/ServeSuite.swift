@@ -16,8 +16,10 @@ struct ServeSuite: BenchmarkSuite {
         inotify read in a relay thread that writes one line to a Unix socket this process reads. Fan-out:
         one save until the last of N subscribers has read it (median of 11 saves), against a bare relay that starts
         from the same kind of save (an inotify watch on a table in a folder the daemon does not watch, then the same
-        line written to as many sockets with the daemon's calls), its saves interleaved with the daemon's. Memory: the
-        daemon's resident growth per idle subscriber. Fairness: a `get` round trip while two other clients pipeline `table` requests for a
+        line written to as many sockets with the daemon's calls), its saves interleaved with the daemon's (in blocks of
+        three, each side connecting anew, when this process cannot hold both sides' sockets at once), and each side's
+        processor time per save, which the machine's load does not change. Memory: the daemon's resident growth per
+        idle subscriber. Fairness: a `get` round trip while two other clients pipeline `table` requests for a
         2,000-key table, against the idle `get`. get: sequential round trips per second on one connection.
         Bulk saves: five tables saved one after the other as a tool does (rsync's receiver: a hidden temporary file
         written, then renamed over the table, no fsync; the time between renames is shown); the subscriber counts the
