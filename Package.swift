@@ -152,10 +152,15 @@ let package = Package(
         .testTarget(
             name: "HotStringsServerTests",
             dependencies: [
-                "HotStringsServer", "HotStringsFront", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
+                "HotStringsServer", "HotStringsProtocol", "LinuxSystem", "StringsStore", "BundleChanges",
                 "StringsFormat", "HotStringsTestSupport", "HotStringsTestTraits",
                 "HotStringsService", "HotStringsEmbedded", "HotStringsClient",  // LineClient wraps its LineConnection
             ],
+            swiftSettings: strict
+        ),
+        // The I/O loop in memory: its connection state machine, and the loop over fake sockets and a fake poller.
+        .testTarget(
+            name: "HotStringsFrontTests", dependencies: ["HotStringsFront", "HotStringsService", "HotStringsLog", "LinuxSystem"],
             swiftSettings: strict
         ),
         .testTarget(

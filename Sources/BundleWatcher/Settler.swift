@@ -49,6 +49,8 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
     private var filesUnderWay: Set<String> = []
     /// Until when a tool is taken to be writing several files (`noteToolWriting(at:)`).
     private var toolWritingUntil: Instant?
+    /// While a tool is taken to be writing: the key of the last batch that held it alone (`noteBatchAlone(_:at:)`).
+    private var lastLoneKey: Key?
 
     private enum Offer: Equatable {
         case none
@@ -144,6 +146,23 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
     /// by a busy machine does not see its save split.
     package mutating func noteToolWriting(at now: Instant) {
         toolWritingUntil = now + configuration.readAheadHold
+        lastLoneKey = nil
+    }
+
+    /// Records that the batch of finished writes taken at `now` held `key` alone. While a tool is taken to be writing,
+    /// the same key alone twice in a row is one table saved again and again (an editor's session, a script saving one
+    /// file), not a tool's files, which it writes once each: the tool is done, and the hold ends, so the table's next
+    /// save is read ahead instead of waiting `SettleTiming.toolBatchWindow`. A tool's batch of several keys
+    /// (`noteToolWriting(at:)`) starts over; a key due on its own (a retried read, a quiet modification) counts for
+    /// nothing.
+    private mutating func noteBatchAlone(_ key: Key, at now: Instant) {
+        guard isToolWriting(at: now) else { return }
+        if key == lastLoneKey {
+            toolWritingUntil = nil
+            lastLoneKey = nil
+        } else {
+            lastLoneKey = key
+        }
     }
 
     /// Whether a tool is taken to be writing at `now` (`noteToolWriting(at:)`).
@@ -197,15 +216,18 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
     /// Removes and returns the keys due at `now`, sorted; empty when none is due.
     ///
     /// When the batch of finished writes is due, keys waiting on their own that are due within the
-    /// batch window join it, so one look at the disk answers them together.
+    /// batch window join it, so one look at the disk answers them together. A batch of one key, the same as the
+    /// batch before, ends a tool's hold (`noteBatchAlone(_:at:)`).
     package mutating func takeDue(at now: Instant) -> [Key] {
         var due: [Key] = []
+        var batched = 0
         let batchIsDue = batchDueAllowingWrites.map { $0 <= now } ?? false
         let horizon = batchIsDue ? now + configuration.batchWindow : now
         for (key, state) in pending {
             switch state {
             case .inBatch where batchIsDue:
                 due.append(key)
+                batched += 1
             case .alone(let instant) where instant <= horizon:
                 due.append(key)
             default:
@@ -216,6 +238,7 @@ package struct Settler<Key: Hashable & Comparable & Sendable>: Sendable {
         if batchIsDue {
             closeBatch()
             offer = .none
+            if batched == 1, due.count == 1 { noteBatchAlone(due[0], at: now) }
         }
         return due.sorted()
     }
@@ -249,7 +272,8 @@ package struct SettleTiming: Sendable, Hashable {
     package var readAheadQuiet: Duration
     /// How long the read ahead stays off after it cut a bulk save (an event came within the batch window after it
     /// published) or a batch of several tables was published: while a tool keeps writing, its saves wait for the
-    /// window and are one batch each.
+    /// window and are one batch each. It ends early when one table settles alone twice in a row
+    /// (`Settler.takeDue(at:)`): the tool is done, and the table is saved again and again.
     package var readAheadHold: Duration
 
     /// How long the read ahead of a table not read ahead within the last minute waits for another event: the first

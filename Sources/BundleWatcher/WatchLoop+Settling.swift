@@ -46,7 +46,8 @@ extension WatchLoop {
             return batch.isEmpty ? nil : batch
         }
         let dueKeys = settler.takeDue(at: now)
-        // Several tables at once: a tool is writing (a checkout, a sync, a release); its next saves wait for the window.
+        // Several tables at once: a tool is writing (a checkout, a sync, a release); its next saves wait for the window
+        // (until one table alone is saved again and again: `Settler.takeDue(at:)` ends the hold then).
         if dueKeys.count > 1 { holdReadAhead(at: now) }
         let due = dueKeys.flatMap(files(settlingBy:))
         let reads = read(due)

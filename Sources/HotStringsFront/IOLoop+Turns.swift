@@ -1,244 +1,242 @@
-import HotStringsProtocol
 import HotStringsService
 import LinuxSystem
 
 extension IOLoop {
+    // MARK: - Giving a connection an input and doing what it answers
+
+    /// Gives the connection on `fd` an input, does what it answers, and queues it where it now wants to be: in the
+    /// queue for the core when it has a request it may hand on, among those to write to when it queued bytes, and
+    /// among those whose interest is looked at again at the end of the pass (a connection to be written to is looked
+    /// at in its flush).
+    func handle(_ fd: Int32, _ state: inout State, _ input: (inout Connection) -> Connection.Actions) {
+        let limits = limits
+        let outcome = state.table.update(fd) { (entry: inout ConnectionTable.Entry)
+            -> (actions: Connection.Actions, wantsTurn: Bool, needsFlush: Bool, needsInterest: Bool) in
+            let actions = input(&entry.connection)
+            guard !actions.closes else { return (actions, false, false, false) }
+            let wantsTurn = !entry.isAwaitingTurn && entry.connection.wantsTurn(limits)
+            if wantsTurn { entry.isAwaitingTurn = true }
+            let needsFlush = actions.flushes && !entry.isFlushQueued
+            if needsFlush { entry.isFlushQueued = true }
+            let needsInterest = !entry.isFlushQueued && !entry.isInterestQueued
+            if needsInterest { entry.isInterestQueued = true }
+            return (actions, wantsTurn, needsFlush, needsInterest)
+        }
+        guard let outcome, perform(outcome.actions, fd, &state) else { return }
+        if outcome.wantsTurn { state.awaitingTurn.append(fd) }
+        if outcome.needsFlush { state.needsFlush.append(fd) }
+        if outcome.needsInterest { state.needsInterest.append(fd) }
+    }
+
+    /// Does what a connection answered besides its place in the loop's queues: counts its requests in the core and
+    /// the page's event streams, hands the core its input, closes it or shuts down its writing side; false when it
+    /// closed it.
+    private func perform(_ actions: Connection.Actions, _ fd: Int32, _ state: inout State) -> Bool {
+        state.coreInFlight += actions.backlogChange
+        if let warning = actions.warning { log.warning(warning) }
+        if actions.opensEventStream { state.context.eventStreams += 1 }
+        if let input = actions.input { toCore(input) }
+        if actions.closes {
+            close(fd, &state)
+            return false
+        }
+        if actions.shutsDownWrite { io.shutdownWrite(fd) }
+        return true
+    }
+
+    /// Queues `fd` for the next flush, once.
+    func markForFlush(_ fd: Int32, _ state: inout State) {
+        let isNew = state.table.update(fd) { entry in
+            defer { entry.isFlushQueued = true }
+            return !entry.isFlushQueued
+        } ?? false
+        if isNew { state.needsFlush.append(fd) }
+    }
+
     // MARK: - Reading: one bounded read per ready connection per pass
 
-    /// Reads once from each connection the poller reported, in its order.
+    /// Reads once from each connection the poller reported, in its order, if it reads now.
     func readPass(_ state: inout State) {
         let due = state.turns
         state.turns = []
         for fd in due { readTurn(fd, &state) }
     }
 
-    /// Whether the connection may have more of its requests handed to the core now (its own limits).
-    func mayTakeRequests(_ connection: Connection, _ limits: Limits) -> Bool {
-        !connection.isClosing && !connection.isAwaitingWork && connection.inFlight < limits.requestsInFlight
-            && connection.outbox.requestedBytes < limits.answerBytesSoftCap
-    }
-
     private func readTurn(_ fd: Int32, _ state: inout State) {
-        guard var connection = state.connections[fd], mayTakeRequests(connection, state.limits),
-              !connection.mayHoldLines, !connection.hasReadEnd else { return }
-        switch SocketIO.receive(fd, into: &state.readBuffer) {
+        let limits = limits
+        guard state.table.update(fd, { $0.connection.isReading(limits) }) == true else { return }
+        let context = state.context
+        switch io.receive(fd, into: &state.readBuffer) {
         case .bytes(let count):
-            state.readBuffer.withUnsafeBytes {
-                connection.framer.append(UnsafeRawBufferPointer(rebasing: $0[..<count]))
+            let buffer = state.readBuffer
+            handle(fd, &state) { connection in
+                buffer.withUnsafeBytes { connection.received(UnsafeRawBufferPointer(rebasing: $0[..<count]), context) }
             }
-            connection.mayHoldLines = true
         case .closed:
-            // End of file may be a half-close (`printf … | nc -N`): the requests before it still get
+            // End of file may be a half-close (`printf … | nc -N`): a socket client's requests before it still get
             // answers. A peer that is gone entirely shows up as a hang-up or a failed write.
-            connection.hasReadEnd = true
+            handle(fd, &state) { $0.receivedEnd() }
         case .wouldBlock:
             break
         case .failed:
             close(fd, &state)
-            return
         }
-        state.connections[fd] = connection
-        awaitCore(fd, &state)
-        finishIfAllAnswered(fd, &state)
-        updateInterest(fd, &state)
     }
 
     // MARK: - Handing requests to the core, round-robin
 
-    /// Hands requests to the core while its backlog has room: one per connection at a time, in queue order.
+    /// Hands requests to the core while its backlog has room: one per connection at a time, in queue order; a
+    /// connection with more goes to the back.
     func dispatchPass(_ state: inout State) {
-        while state.coreInFlight < state.limits.coreBacklog, let fd = state.awaitingCore.popFirst() {
-            state.connections[fd]?.isAwaitingCore = false
-            dispatchOne(fd, &state)
+        let limits = limits
+        while state.coreInFlight < limits.coreBacklog, let fd = state.awaitingTurn.popFirst() {
+            leaveQueue(fd, &state)
+            handle(fd, &state) { connection in connection.takeTurn(limits) }
         }
     }
 
-    /// Hands on the connection's next request, skipping (and counting) up to `linesPerTurn` empty lines;
-    /// then it goes to the back of the queue if it has more.
-    private func dispatchOne(_ fd: Int32, _ state: inout State) {
-        guard var connection = state.connections[fd], mayTakeRequests(connection, state.limits) else { return }
-        var budget = state.limits.linesPerTurn
-        var isTooLarge = false
-        while budget > 0 {
-            guard let line = connection.framer.nextLine() else {
-                connection.mayHoldLines = false
-                break
-            }
-            budget -= 1
-            if case .success(let bytes) = line {
-                guard !bytes.isEmpty else { continue }
-                connection.inFlight += 1
-                state.coreInFlight += 1
-                toCore(.requestLine(connection.id, bytes))
-            } else {
-                connection.mayHoldLines = false
-                isTooLarge = true
-            }
-            break
-        }
-        if isTooLarge {
-            connection.outbox.enqueueRegardless(ResponseEncoder.failure(id: nil, .tooLarge()))
-            connection.isClosing = true
-        }
-        state.connections[fd] = connection
-        if isTooLarge { state.markForFlush(fd) }
-        awaitCore(fd, &state)
-        finishIfAllAnswered(fd, &state)
-        updateInterest(fd, &state)
-    }
-
-    /// Puts a connection with complete lines it may hand on at the back of the queue for the core.
-    func awaitCore(_ fd: Int32, _ state: inout State) {
-        guard let connection = state.connections[fd], !connection.isAwaitingCore, connection.mayHoldLines,
-              mayTakeRequests(connection, state.limits) else { return }
-        state.connections[fd]?.isAwaitingCore = true
-        state.awaitingCore.append(fd)
-    }
-
-    /// A half-closed client whose requests are all answered is closed once its answers are written.
-    func finishIfAllAnswered(_ fd: Int32, _ state: inout State) {
-        guard let connection = state.connections[fd], connection.hasReadEnd, !connection.isClosing,
-              connection.inFlight == 0, !connection.mayHoldLines else { return }
-        state.connections[fd]?.isClosing = true
-        state.markForFlush(fd)
-    }
-
-    /// Reads only what can be handed on: a client at its in-flight limit, over its answer cap, or with lines
-    /// still waiting in its framer is not read (its requests would queue answers without limit).
-    func updateInterest(_ fd: Int32, _ state: inout State) {
-        guard var connection = state.connections[fd] else { return }
-        let wantsRead = mayTakeRequests(connection, state.limits) && !connection.hasReadEnd
-            && !connection.mayHoldLines && connection.outbox.pendingBytes < state.limits.outboxBytes
-        let wantsWrite = !connection.outbox.isEmpty
-        guard wantsRead != connection.isReading || wantsWrite != connection.isWriting else { return }
-        var interest: EventPoller.Interest = []
-        if wantsRead { interest.insert(.readable) }
-        if wantsWrite { interest.insert(.writable) }
-        connection.isReading = wantsRead
-        connection.isWriting = wantsWrite
-        state.connections[fd] = connection
-        try? poller.modify(fd, interest: interest)
+    /// Clears the turn mark of a connection taken from the queue (before `takeTurn`, so that it can queue again).
+    private func leaveQueue(_ fd: Int32, _ state: inout State) {
+        state.table.update(fd) { $0.isAwaitingTurn = false }
     }
 
     // MARK: - Writing
 
-    /// Writes what each connection in `State.needsFlush` has queued, as far as its socket takes it.
+    /// Writes what each connection in `State.needsFlush` has queued, as far as its socket takes it, then looks at
+    /// what it waits for.
     func flushPass(_ state: inout State) {
         let due = state.needsFlush
         state.needsFlush = []
-        for fd in due {
-            state.connections[fd]?.isFlushQueued = false
-            flush(fd, &state)
-        }
+        for fd in due { flush(fd, &state) }
     }
 
     private func flush(_ fd: Int32, _ state: inout State) {
-        guard state.connections[fd] != nil else { return }
-        // The outbox is written in place (a copy would duplicate its chunk list on every event and client).
+        let io = io
+        let limits = limits
+        let now = state.context.now
         var isGone = false
-        let isEmpty = state.connections[fd]!.outbox.flush { bytes in
-            switch SocketIO.transmit(fd, bytes) {
-            case .bytes(let count): return count
-            case .wouldBlock: return 0
-            case .closed, .failed:
-                isGone = true
-                return 0
+        // The outbox is written in place (a copy would duplicate its chunk list on every event and client); then
+        // the connection says what follows, and what it waits for is told to the poller at once.
+        let outcome = state.table.update(fd) { (entry: inout ConnectionTable.Entry)
+            -> (actions: Connection.Actions, wantsTurn: Bool, interest: EventPoller.Interest?) in
+            entry.isFlushQueued = false
+            let written = entry.connection.outbox.flush { bytes in
+                switch io.transmit(fd, bytes) {
+                case .bytes(let count): return count
+                case .wouldBlock: return 0
+                case .closed, .failed:
+                    isGone = true
+                    return 0
+                }
             }
+            guard !isGone else { return (Connection.Actions.close, false, nil) }
+            let actions = entry.connection.flushed(written, at: now)
+            guard !actions.closes else { return (actions, false, nil) }
+            // Below the answer cap again: lines the framer held while paused wait for the core again.
+            let wantsTurn = !entry.isAwaitingTurn && entry.connection.wantsTurn(limits)
+            if wantsTurn { entry.isAwaitingTurn = true }
+            entry.isInterestQueued = false
+            let wanted = entry.connection.interest(limits)
+            let change: EventPoller.Interest? = wanted == entry.interest ? nil : wanted
+            entry.interest = wanted
+            return (actions, wantsTurn, change)
         }
-        guard !isGone, var connection = state.connections[fd] else {
-            close(fd, &state)
-            return
+        guard let outcome, perform(outcome.actions, fd, &state) else { return }
+        if outcome.wantsTurn { state.awaitingTurn.append(fd) }
+        if let interest = outcome.interest { try? io.modify(fd, interest: interest) }
+    }
+
+    // MARK: - Deadlines and interest
+
+    /// Ends what is past its deadline: the page's slow requests (408) and idle or lingering connections.
+    func expirePass(_ state: inout State) {
+        guard let web else { return }
+        let context = state.context
+        let due = state.table.pageDescriptors.filter { fd in
+            state.table[fd]?.connection.deadline(web.limits).map { $0 <= context.now } ?? false
         }
-        if isEmpty, connection.isClosing {
-            close(fd, &state)
-            return
+        for fd in due { handle(fd, &state) { $0.expire(context) } }
+    }
+
+    /// Tells the poller what each connection touched in this pass, and not written to, waits for now: it reads only
+    /// what can be handed on, and waits to write only while bytes are queued.
+    func interestPass(_ state: inout State) {
+        let due = state.needsInterest
+        state.needsInterest = []
+        let limits = limits
+        for fd in due {
+            let change = state.table.update(fd) { entry -> EventPoller.Interest? in
+                entry.isInterestQueued = false
+                let wanted = entry.connection.interest(limits)
+                guard wanted != entry.interest else { return nil }
+                entry.interest = wanted
+                return wanted
+            }
+            if let change, let interest = change { try? io.modify(fd, interest: interest) }
         }
-        if isEmpty, connection.outbox.phase == .resyncing, !connection.hasReportedCaughtUp {
-            connection.hasReportedCaughtUp = true
-            toCore(.caughtUp(connection.id))
-        }
-        state.connections[fd] = connection
-        // Below the answer cap again: lines the framer held while paused wait for the core again.
-        awaitCore(fd, &state)
-        updateInterest(fd, &state)
     }
 
     // MARK: - Outputs of the core
 
     func apply(_ output: ServiceOutput<WireLines>, _ state: inout State) {
-        if let web, applyWeb(web, output, &state) { return }
+        let context = state.context
         switch output {
         case .firstScanServed:
             break
-        case .response(let id, let bytes):
+        case .response(let id, let line):
             // The client asked for it: queued whatever its buffer holds; then it may send more.
-            guard let fd = state.descriptors[id] else { return }
-            queueAnswer(bytes, fd, &state)
-            guard let connection = state.connections[fd] else { return }
-            state.connections[fd]?.inFlight -= 1
-            if connection.isAwaitingWork {
-                // The answer of the request a worker had: the requests held behind it are the core's again.
-                state.connections[fd]?.isAwaitingWork = false
-                state.coreInFlight += connection.inFlight - 1
-            } else {
-                state.coreInFlight -= 1
-            }
-            // Lines already buffered by the framer wait for the core again; a half-closed client may be done.
-            awaitCore(fd, &state)
-            finishIfAllAnswered(fd, &state)
-            updateInterest(fd, &state)
+            deliver(to: id, &state) { $0.answered(line, context) }
         case .offCore(let id):
             // Its requests wait for a worker, not for the core: they leave the core's backlog to other clients.
-            guard let fd = state.descriptors[id], let connection = state.connections[fd],
-                  !connection.isAwaitingWork else { return }
-            state.connections[fd]?.isAwaitingWork = true
-            state.coreInFlight -= connection.inFlight
-            updateInterest(fd, &state)
+            deliver(to: id, &state) { $0.movedOffCore() }
         case .snapshot(let id, let bytes):
             // A subscription's snapshot, right after its answer, counted as one.
-            guard let fd = state.descriptors[id] else { return }
-            queueAnswer(bytes, fd, &state)
-        case .event(let bytes, let ids):
-            // Subject to each subscriber's buffer cap. One buffer, shared.
+            deliver(to: id, &state) { $0.requested(bytes, context.limits) }
+        case .event(let line, let ids):
+            // Subject to each subscriber's buffer cap. One buffer, shared; the page's streams share theirs.
+            let serverSent = context.eventStreams > 0 ? HTTPSession.serverSentEvent(line) : nil
             for id in ids {
-                guard let fd = state.descriptors[id], state.connections[fd] != nil else { continue }
-                switch state.connections[fd]!.outbox.enqueue(bytes) {
-                case .queued, .skipped:
-                    state.markForFlush(fd)
-                case .overflowed:
-                    state.connections[fd]!.overflows += 1
-                    if state.connections[fd]!.overflows >= state.limits.overflowsBeforeClosing {
-                        close(fd, &state)
-                    } else {
-                        toCore(.overflowed(id))
-                        state.markForFlush(fd)
-                    }
-                }
+                guard let fd = state.table.descriptor(of: id) else { continue }
+                deliverEvent(line, serverSent, to: fd, &state)
             }
         case .slowClientResync(let id, let line):
-            guard let fd = state.descriptors[id] else { return }
-            state.connections[fd]?.outbox.beginResync(line)
-            state.connections[fd]?.hasReportedCaughtUp = false
-            state.markForFlush(fd)
+            deliver(to: id, &state) { $0.beginResync(line) }
         case .slowClientSnapshot(let id, let bytes):
-            guard let fd = state.descriptors[id] else { return }
-            state.connections[fd]?.outbox.enqueueRegardless(bytes)
-            state.connections[fd]?.outbox.endResync()
-            state.markForFlush(fd)
+            deliver(to: id, &state) { $0.endResync(with: bytes) }
         }
     }
 
-    /// Queues an answer; a client whose unsent answers would pass the hard cap is closed instead.
-    private func queueAnswer(_ bytes: [UInt8], _ fd: Int32, _ state: inout State) {
-        guard let connection = state.connections[fd] else { return }
-        let unsent = connection.outbox.requestedBytes
-        if unsent > 0, unsent + bytes.count > state.limits.answerBytesHardCap {
-            log.warning("closing client \(connection.id): \(unsent + bytes.count) bytes of answers unread, "
-                + "over the \(state.limits.answerBytesHardCap)-byte cap")
-            close(fd, &state)
-            return
+    /// Gives the connection on `fd` an event: written at once when nothing waits before it (the rest, if its socket
+    /// took only part, queued and written when it is writable), else queued for this pass's flush. `handle` for the
+    /// one input that changes nothing but the outbox, without looking at its turn or interest (a flush does), as it
+    /// runs for each of thousands of subscribers: one visit and one `send` each.
+    private func deliverEvent(_ line: [UInt8], _ serverSent: [UInt8]?, to fd: Int32, _ state: inout State) {
+        let io = io
+        let outcome = state.table.update(fd) { (entry: inout ConnectionTable.Entry)
+            -> (actions: Connection.Actions, needsFlush: Bool) in
+            var written = 0
+            if let bytes = entry.connection.eventToWriteAtOnce(line, serverSent: serverSent) {
+                switch bytes.withUnsafeBytes({ io.transmit(fd, $0) }) {
+                case .bytes(let count): written = count
+                case .wouldBlock: break
+                case .closed, .failed: return (.close, false)
+                }
+            }
+            let actions = entry.connection.event(line, serverSent: serverSent, written: written)
+            let needsFlush = actions.flushes && !entry.isFlushQueued
+            if needsFlush { entry.isFlushQueued = true }
+            return (actions, needsFlush)
         }
-        state.connections[fd]?.outbox.enqueueRegardless(bytes)
-        state.markForFlush(fd)
+        guard let outcome else { return }
+        if outcome.actions.input != nil || outcome.actions.closes || outcome.actions.warning != nil {
+            guard perform(outcome.actions, fd, &state) else { return }
+        }
+        if outcome.needsFlush { state.needsFlush.append(fd) }
+    }
+
+    /// Gives the connection of client `id`, if it is still connected, what the core sent it.
+    private func deliver(to id: ClientID, _ state: inout State, _ input: (inout Connection) -> Connection.Actions) {
+        guard let fd = state.table.descriptor(of: id) else { return }
+        handle(fd, &state, input)
     }
 }

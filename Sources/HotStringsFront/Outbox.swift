@@ -1,33 +1,63 @@
-/// The bytes waiting to be written to one client, with a cap and the slow-client policy.
+/// The bytes waiting to be written to one client, with a cap on its unsent events and a named rule for passing it.
 ///
 /// Chunks are shared: a broadcast event is one `[UInt8]` referenced by every subscriber's outbox, so
 /// 10,000 subscribers hold one copy of it. The cap counts the event bytes each client still has to read;
-/// what it asked for (responses, the `resync` line, snapshots) is neither counted nor ever dropped, so a
-/// snapshot bigger than the cap, or answers waiting to be read, do not make the next event an overflow.
-/// A client over the cap loses its event backlog and is sent `resync` (`slow-client`) and, once it has
-/// read that, a fresh snapshot; events for it are skipped until then (the snapshot replaces them).
+/// what it asked for (responses, the `resync` line, snapshots, an event stream's head) is neither counted nor ever
+/// dropped, so a snapshot bigger than the cap, or answers waiting to be read, do not make the next event an
+/// overflow. What an overflow does is the outbox's `OverflowRule`.
 struct Outbox {
-    /// Where the client is in the slow-client policy.
+    /// What happens to a client whose unsent events would pass the cap.
+    enum OverflowRule: Equatable {
+        /// The socket's clients: the event backlog is dropped and the client resynchronized (`resync`, then, once it
+        /// has read that, a fresh snapshot; events meanwhile are skipped, the snapshot replaces them). Its
+        /// `closingAt`-th overflow closes it instead: a client that falls behind again and again costs a snapshot
+        /// each time.
+        case resynchronize(closingAt: Int)
+        /// The page's event streams: closed. The page reconnects and reads the tables again.
+        case close
+    }
+
+    /// Where the client is in the slow-client policy (`OverflowRule.resynchronize`).
     enum Phase: Equatable {
         /// Reading along.
         case current
         /// Over the cap: backlog dropped; waiting for the server to queue the `resync` line.
         case overflowed
-        /// `resync` queued; once it is all written, the client gets a fresh snapshot.
+        /// `resync` queued, not all written yet.
         case resyncing
+        /// `resync` written (the flush that wrote it said so once): waiting for the fresh snapshot.
+        case caughtUp
     }
 
     /// What `enqueue` did.
     enum Outcome: Equatable {
+        /// Written whole at once: nothing is queued.
+        case written
+        /// Queued (what the socket did not take at once).
         case queued
         /// Dropped because the client is being resynchronized (a snapshot will replace it).
         case skipped
         /// The cap was crossed: the backlog is gone and the server must queue `resync`.
         case overflowed
+        /// The cap was crossed and the rule closes the client: nothing more is queued.
+        case closes
+    }
+
+    /// What `flush` did.
+    enum Flush: Equatable {
+        /// Bytes remain: the socket is full.
+        case blocked
+        /// Everything is written.
+        case empty
+        /// Everything is written, the `resync` line included: the client needs its fresh snapshot now (said once).
+        case caughtUp
     }
 
     let limit: Int
+    let rule: OverflowRule
     private(set) var phase = Phase.current
+    /// How many times the client overflowed.
+    private(set) var overflows = 0
     private var chunks: [Chunk] = []
     private var head = 0
     private var offset = 0
@@ -42,27 +72,46 @@ struct Outbox {
         var isRequested: Bool
     }
 
-    init(limit: Int) {
+    /// An empty outbox whose unsent events may hold `limit` bytes, with `rule` past it.
+    init(limit: Int, rule: OverflowRule) {
         self.limit = limit
+        self.rule = rule
     }
 
+    /// Whether nothing waits to be written.
     var isEmpty: Bool { pendingBytes == 0 }
 
-    /// Queues a line subject to the cap (events).
-    mutating func enqueue(_ bytes: [UInt8]) -> Outcome {
+    /// Whether an event would be the next bytes written: nothing waits and events are taken. The loop then writes
+    /// it at once, and queues only what the socket did not take (`enqueue(_:written:)`).
+    var writesEventsAtOnce: Bool { pendingBytes == 0 && phase == .current }
+
+    /// Queues a line subject to the cap (events), but for its first `written` bytes, which the socket took at once.
+    /// - Precondition: `written` is 0 unless `writesEventsAtOnce`.
+    mutating func enqueue(_ bytes: [UInt8], written: Int = 0) -> Outcome {
+        precondition(written == 0 || writesEventsAtOnce, "an event written ahead of queued bytes")
         switch phase {
-        case .overflowed, .resyncing:
+        case .overflowed, .resyncing, .caughtUp:
             return .skipped
         case .current:
             let eventBytes = pendingBytes - requestedBytes
-            guard eventBytes + bytes.count <= limit || eventBytes == 0 else {
-                dropBacklog()
-                phase = .overflowed
-                return .overflowed
-            }
+            guard eventBytes + bytes.count <= limit || eventBytes == 0 else { return overflow() }
+            guard written < bytes.count else { return .written }
             append(bytes, isRequested: false)
+            if written > 0 {
+                // The rest of a line partly written: the outbox was empty, so it is the head chunk.
+                offset = written
+                pendingBytes -= written
+            }
             return .queued
         }
+    }
+
+    private mutating func overflow() -> Outcome {
+        overflows += 1
+        guard case .resynchronize(let closingAt) = rule, overflows < closingAt else { return .closes }
+        dropBacklog()
+        phase = .overflowed
+        return .overflowed
     }
 
     /// Queues a line whatever the cap (responses, the resync line and snapshots): the client asked for it.
@@ -81,15 +130,15 @@ struct Outbox {
         phase = .current
     }
 
-    /// Writes as much as `write` takes; returns whether everything was written.
+    /// Writes as much as `write` takes.
     ///
     /// `write` returns the number of bytes it wrote; 0 means the socket is full.
-    mutating func flush(_ write: (UnsafeRawBufferPointer) throws -> Int) rethrows -> Bool {
+    mutating func flush(_ write: (UnsafeRawBufferPointer) throws -> Int) rethrows -> Flush {
         while head < chunks.count {
             let written = try chunks[head].bytes.withUnsafeBytes { bytes in
                 try write(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
             }
-            if written == 0 { return false }
+            if written == 0 { return .blocked }
             offset += written
             pendingBytes -= written
             if chunks[head].isRequested { requestedBytes -= written }
@@ -100,7 +149,9 @@ struct Outbox {
         }
         chunks.removeAll(keepingCapacity: true)
         head = 0
-        return true
+        guard phase == .resyncing else { return .empty }
+        phase = .caughtUp
+        return .caughtUp
     }
 
     private mutating func append(_ bytes: [UInt8], isRequested: Bool) {

@@ -163,6 +163,41 @@ import Testing
         settler.note(.finished, to: "c", at: at(1000))
         #expect(settler.nextDeadline == at(1002), "the tool is done: the usual window")
     }
+
+    /// After a tool's batch of several tables, one table settling alone twice in a row (an editor saving it again and
+    /// again) ends the hold: its next save is offered for a read ahead and waits the usual window. Different tables
+    /// alone, one each (a tool pausing between its files), and a key due on its own (a retried read) keep it.
+    @Test func oneTableSettlingAloneTwiceInARowEndsTheHold() {
+        let timing = SettleTiming(batchWindow: .milliseconds(2), maximumDelay: .milliseconds(100))
+        var settler = Settler<String>(configuration: timing)
+        /// A finished write of `key` alone at `start`, taken when due: 40 ms later (the tool's window) or 2 ms.
+        func save(_ key: String, at start: Int) -> [String] {
+            settler.note(.finished, to: key, at: at(start))
+            return settler.takeDue(at: settler.nextDeadline ?? at(start))
+        }
+        settler.noteToolWriting(at: at(0))
+        for (index, key) in ["a", "b", "a", "c"].enumerated() {
+            #expect(save(key, at: 10 + 50 * index) == [key])
+            #expect(settler.isToolWriting(at: at(60 + 50 * index)), "\(key): another table than the one before")
+        }
+        settler.retry("c", after: .milliseconds(5), at: at(250))
+        #expect(settler.takeDue(at: at(255)) == ["c"])
+        #expect(settler.isToolWriting(at: at(255)), "a retried read is no save")
+        #expect(save("c", at: 260) == ["c"])
+        #expect(!settler.isToolWriting(at: at(300)), "c alone twice in a row")
+        settler.note(.finished, to: "c", at: at(300))
+        #expect(settler.nextDeadline == at(302), "the usual window")
+        #expect(settler.takeOffer(at: at(300)) == "c", "read ahead")
+        settler.take("c")
+
+        // A batch of several tables holds the read ahead again, and a lone table before it does not count.
+        #expect(save("d", at: 400) == ["d"])
+        settler.noteToolWriting(at: at(410))
+        #expect(save("d", at: 420) == ["d"])
+        #expect(settler.isToolWriting(at: at(470)), "d once since the tool's batch")
+        #expect(save("d", at: 470) == ["d"])
+        #expect(!settler.isToolWriting(at: at(520)))
+    }
 }
 
 /// The names themselves are decided by `BundleNames` (BundleNamesTests in HotStringsServiceTests).

@@ -25,6 +25,21 @@ import Testing
 
     static let tables = (1...5).map { "en.lproj/T\($0).strings" }
 
+    /// A bundle of the five `tables` and a loop started on it.
+    static func startedOnFiveTables() throws -> (TestBundle, WatchLoop, Inotify) {
+        let bundle = try TestBundle(Dictionary(uniqueKeysWithValues: tables.map { ($0, stringsText(["k": "0"])) }))
+        let (loop, inotify) = try Self.loop(on: bundle)
+        #expect(loop.start().seen.count == 5)
+        return (bundle, loop, inotify)
+    }
+
+    /// One step of `loop` at `instant`: the events queued by now, then what it publishes (nil: nothing).
+    static func step(_ loop: WatchLoop, _ inotify: Inotify, at instant: ContinuousClock.Instant) throws
+        -> [String: Seen]? {
+        loop.handle(try inotify.readEvents(), at: instant)
+        return loop.takeSettled(at: instant) { () throws(SystemError) in try inotify.readEvents() }?.seen
+    }
+
     /// What `loop` publishes at `instant`, or at the later instants its retries are due when a read found a writer:
     /// a process spawned by a test running in parallel holds every descriptor of this process until its exec, which
     /// on a loaded machine can outlast a step. Each retry is an hour later on the loop's clock (and 20 ms on the
@@ -156,13 +171,8 @@ import Testing
     /// (here a single file, written while the hold lasts) waits for the window; once the hold is over, a single save
     /// is read ahead again.
     @Test func aBulkSaveCutByTheReadAheadHoldsItBack() throws {
-        let bundle = try TestBundle(Dictionary(uniqueKeysWithValues: Self.tables.map { ($0, stringsText(["k": "0"])) }))
-        let (loop, inotify) = try Self.loop(on: bundle)
-        #expect(loop.start().seen.count == 5)
-        func step(_ at: ContinuousClock.Instant) throws -> [String: Seen]? {
-            loop.handle(try inotify.readEvents(), at: at)
-            return loop.takeSettled(at: at) { () throws(SystemError) in try inotify.readEvents() }?.seen
-        }
+        let (bundle, loop, inotify) = try Self.startedOnFiveTables()
+        func step(_ at: ContinuousClock.Instant) throws -> [String: Seen]? { try Self.step(loop, inotify, at: at) }
         // Saved again (pausing in between, until a deadline) while a read finds a writer: a process spawned by a
         // test running in parallel holds every descriptor until its exec, which can take a while on a loaded machine.
         // The held read's retry is due a settle time later with the key pending (a save made again would join it), so
@@ -200,6 +210,49 @@ import Testing
         let later = start + Self.hour * 2000
         #expect(try saveUntilReadAhead(stringsText(["k": "3"]), at: later).seen == [Self.tables[0]: .parsed(["k": "3"])],
                 "read ahead again once the hold is over")
+    }
+
+    /// After a tool's bulk save, one table saved again and again on its own (an editor's session; the serve
+    /// benchmark's fan-out saves, every few milliseconds) waits for the tool's window twice, then is read ahead again,
+    /// long before the hold would have ended (a thousand hours here).
+    @Test func aTableSavedAloneAgainAndAgainAfterABulkSaveIsReadAheadAgain() throws {
+        let (bundle, loop, inotify) = try Self.startedOnFiveTables()
+        func step(_ at: ContinuousClock.Instant) throws -> [String: Seen]? { try Self.step(loop, inotify, at: at) }
+        for table in Self.tables { try bundle.saveRaw(table, stringsText(["k": "1"])) }
+        var now = ContinuousClock.now
+        #expect(try step(now) == nil, "a bulk save waits for the window")
+        var published: [String: Seen] = [:]
+        while published.count < Self.tables.count, let batch = try Self.settled(loop, inotify, at: now + Self.hour) {
+            published.merge(batch.seen) { $1 }
+            now = now + Self.hour * 20
+        }
+        #expect(published.count == Self.tables.count)
+        #expect(loop.settler.isToolWriting(at: now), "a tool's batch holds the read ahead back")
+
+        for round in 2...3 {
+            now = now + Self.hour * 100
+            try bundle.save(Self.tables[0], stringsText(["k": "\(round)"]))
+            #expect(try step(now) == nil, "round \(round): held back")
+            #expect(try Self.settled(loop, inotify, at: now + Self.hour)?.seen == [Self.tables[0]: .parsed(["k": "\(round)"])])
+        }
+        #expect(!loop.settler.isToolWriting(at: now + Self.hour * 2), "the same table alone twice: the tool is done")
+
+        // Its next save is read ahead (saved again a day later on the loop's clock while a read finds a writer: a
+        // process spawned by a test running in parallel holds every descriptor until its exec).
+        let deadline = ContinuousClock.now + .seconds(60)
+        var readAhead: [String: Seen]?
+        var round = 4
+        while readAhead == nil, ContinuousClock.now < deadline {
+            now = now + Self.hour * 24
+            try bundle.save(Self.tables[0], stringsText(["k": "\(round)"]))
+            readAhead = try step(now)
+            if readAhead == nil {
+                _ = try Self.settled(loop, inotify, at: now + Self.hour)
+                usleep(20_000)
+                round += 1
+            }
+        }
+        #expect(readAhead == [Self.tables[0]: .parsed(["k": "\(round)"])], "read ahead, without the window")
     }
 
     /// Another event of any kind after the write that opened the batch (here the next file's temporary file, in

@@ -171,4 +171,16 @@ import Testing
         // Never lowered.
         #expect(ResourceLimits.raiseOpenFiles(to: 16) == raised)
     }
+
+    /// Past the hard limit, a process may raise it only with the privilege to: either the hard limit rises and the
+    /// soft one with it, or both stay where they were; the soft limit never passes the hard one.
+    @Test func theHardLimitRisesOnlyWhereThatIsAllowed() {
+        let before = ResourceLimits.openFiles()
+        guard before.maximum < 1 << 30 else { return }  // no hard limit to pass
+        let desired = before.maximum + 1
+        let raised = ResourceLimits.raiseOpenFilesBeyondTheHardLimit(to: desired)
+        let after = ResourceLimits.openFiles()
+        #expect(after.current == raised && raised <= after.maximum)
+        #expect(after.maximum == before.maximum ? raised == before.maximum : raised == desired)
+    }
 }

@@ -5,20 +5,21 @@ import Testing
 /// returns what was "written" and whether the outbox emptied.
 func drain(_ outbox: inout Outbox, piece: Int = .max, budget: Int = .max) -> (bytes: [UInt8], isEmpty: Bool) {
     var written: [UInt8] = []
-    let isEmpty = outbox.flush { buffer in
+    let flush = outbox.flush { buffer in
         let count = min(buffer.count, piece, budget - written.count)
         written += buffer.prefix(count)
         return count
     }
-    return (written, isEmpty)
+    return (written, flush != .blocked)
 }
 
-func line(_ text: String) -> [UInt8] { Array((text + "\n").utf8) }
+/// The socket clients' rule, as the loop's defaults set it.
+let resynchronizing = Outbox.OverflowRule.resynchronize(closingAt: 3)
 
 struct OutboxTests {
     @Test(arguments: [1, 3, 7, 64, 1 << 20])
     func flushWritesEverythingInOrderWhateverTheWriteSize(piece: Int) {
-        var outbox = Outbox(limit: 1 << 20)
+        var outbox = Outbox(limit: 1 << 20, rule: resynchronizing)
         let lines = (0..<200).map { line("event \($0) " + String(repeating: "x", count: $0 % 17)) }
         for bytes in lines { #expect(outbox.enqueue(bytes) == .queued) }
         #expect(outbox.pendingBytes == lines.joined().count)
@@ -35,13 +36,13 @@ struct OutboxTests {
     }
 
     @Test func theCapCountsUnsentBytesButAnEmptyOutboxTakesAnyLine() {
-        var outbox = Outbox(limit: 10)
+        var outbox = Outbox(limit: 10, rule: resynchronizing)
         #expect(outbox.enqueue(line(String(repeating: "a", count: 50))) == .queued, "one line always fits")
         #expect(outbox.enqueue(line("b")) == .overflowed)
         #expect(outbox.isEmpty, "the backlog is dropped")
         #expect(outbox.phase == .overflowed)
 
-        var fresh = Outbox(limit: 10)
+        var fresh = Outbox(limit: 10, rule: resynchronizing)
         #expect(fresh.enqueue(line("1234")) == .queued)
         #expect(fresh.enqueue(line("1234")) == .queued)
         #expect(fresh.pendingBytes == 10)
@@ -51,7 +52,7 @@ struct OutboxTests {
     }
 
     @Test func anOverflowKeepsTheRestOfALinePartlyWritten() {
-        var outbox = Outbox(limit: 100)
+        var outbox = Outbox(limit: 100, rule: resynchronizing)
         #expect(outbox.enqueue(line("first line")) == .queued)
         #expect(outbox.enqueue(line("second line")) == .queued)
         #expect(drain(&outbox, budget: 4).bytes == Array("firs".utf8))
@@ -60,14 +61,19 @@ struct OutboxTests {
     }
 
     @Test func theSlowClientCycle() {
-        var outbox = Outbox(limit: 8)
+        var outbox = Outbox(limit: 8, rule: resynchronizing)
         #expect(outbox.enqueue(line("aaaa")) == .queued)
         #expect(outbox.enqueue(line("bbbb")) == .overflowed)
         #expect(outbox.enqueue(line("c")) == .skipped, "nothing is queued until the resync line")
         outbox.beginResync(line("resync"))
         #expect(outbox.phase == .resyncing)
         #expect(outbox.enqueue(line("d")) == .skipped, "events wait for the snapshot")
-        #expect(drain(&outbox).bytes == line("resync"))
+        #expect(drain(&outbox, budget: 3) == (Array("res".utf8), false), "part of the resync line")
+        #expect(outbox.phase == .resyncing)
+        #expect(outbox.flush { $0.count } == .caughtUp, "the rest: caught up, said once")
+        #expect(outbox.phase == .caughtUp)
+        #expect(outbox.enqueue(line("d")) == .skipped, "events still wait for the snapshot")
+        #expect(outbox.flush { $0.count } == .empty)
         outbox.enqueueRegardless(line("snap"))
         outbox.endResync()
         #expect(outbox.phase == .current)
@@ -75,8 +81,30 @@ struct OutboxTests {
         #expect(drain(&outbox).bytes == line("snap") + line("e"))
     }
 
+    /// The socket clients' rule closes at the third overflow; the page's event streams' rule at the first, without
+    /// dropping anything (the connection goes).
+    @Test func theOverflowRules() {
+        var outbox = Outbox(limit: 8, rule: resynchronizing)
+        for round in 1...2 {
+            #expect(outbox.enqueue(line("aaaa")) == .queued)
+            #expect(outbox.enqueue(line("bbbb")) == .overflowed, "overflow \(round)")
+            outbox.beginResync(line("resync"))
+            _ = drain(&outbox)
+            outbox.endResync()
+        }
+        #expect(outbox.enqueue(line("aaaa")) == .queued)
+        #expect(outbox.enqueue(line("bbbb")) == .closes)
+        #expect(outbox.overflows == 3)
+
+        var stream = Outbox(limit: 8, rule: .close)
+        stream.enqueueRegardless(line("head of the stream, asked for"))
+        #expect(stream.enqueue(line("aaaa")) == .queued)
+        #expect(stream.enqueue(line("bbbb")) == .closes)
+        #expect(stream.phase == .current)
+    }
+
     @Test func emptyLinesAndAFullSocketLeaveTheOutboxAsItWas() {
-        var outbox = Outbox(limit: 8)
+        var outbox = Outbox(limit: 8, rule: resynchronizing)
         outbox.enqueueRegardless([])
         #expect(outbox.isEmpty)
         #expect(outbox.enqueue(line("abc")) == .queued)
@@ -86,7 +114,7 @@ struct OutboxTests {
     }
 
     @Test func answersNeitherCountAgainstTheCapNorAreDropped() {
-        var outbox = Outbox(limit: 10)
+        var outbox = Outbox(limit: 10, rule: resynchronizing)
         outbox.enqueueRegardless(line(String(repeating: "s", count: 40)))  // a snapshot bigger than the cap
         #expect(outbox.enqueue(line("event1")) == .queued, "only event bytes count")
         outbox.enqueueRegardless(line("answer"))
@@ -96,8 +124,22 @@ struct OutboxTests {
         #expect(kept == line(String(repeating: "s", count: 40)) + line("answer"), "events go, answers stay")
     }
 
+    /// An event written at once while nothing waits: whole, nothing is queued; in part, the rest is queued first and
+    /// counts against the cap; once anything waits, events are only queued.
+    @Test func anEventWrittenAtOnceQueuesOnlyItsRest() {
+        var outbox = Outbox(limit: 10, rule: resynchronizing)
+        #expect(outbox.writesEventsAtOnce)
+        #expect(outbox.enqueue(line("whole"), written: 6) == .written)
+        #expect(outbox.isEmpty)
+        #expect(outbox.enqueue(line("partly"), written: 2) == .queued)
+        #expect(outbox.pendingBytes == 5 && !outbox.writesEventsAtOnce)
+        #expect(outbox.enqueue(line("next")) == .queued)
+        #expect(outbox.enqueue(line("x")) == .overflowed, "the rest counts: 5 + 5 + 2 bytes")
+        #expect(drain(&outbox).bytes == Array("rtly\n".utf8), "the line partly written is kept whole")
+    }
+
     @Test func anOverflowKeepsAPartlyWrittenEventAndTheAnswersAfterIt() {
-        var outbox = Outbox(limit: 14)
+        var outbox = Outbox(limit: 14, rule: resynchronizing)
         #expect(outbox.enqueue(line("event1")) == .queued)
         outbox.enqueueRegardless(line("answer"))
         #expect(outbox.enqueue(line("event2")) == .queued)
